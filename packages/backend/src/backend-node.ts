@@ -1,0 +1,265 @@
+// One backend's behaviour, independent of gRPC: input checks, stamping, the
+// clock, view fencing and readiness. The gRPC service and the in-process
+// Storage both call into it.
+import { randomUUID } from "node:crypto";
+import {
+  type ApplyOutcome,
+  checkClock,
+  checkStamp,
+  checkString,
+  checkWriterId,
+  type Entry,
+  type EntryKind,
+  type KeyPattern,
+  type Limits,
+  NotReadyError,
+  newWriterId,
+  type RingRange,
+  StaleEpochError,
+  type Stamp,
+  UnavailableError,
+} from "@binring/core";
+import { PersistentClock } from "./persistent-clock.js";
+import type { StoreEngine, StoreStats } from "./store-engine.js";
+
+/** Who is calling and under which cluster view. */
+export interface CallTarget {
+  bin: string;
+  /** The caller's view epoch; 0n means no view (no fencing). */
+  epoch: bigint;
+  /** Reads only: refuse unless this backend holds every acknowledged entry. */
+  requireReady: boolean;
+}
+
+export interface WriteRequest {
+  kind: EntryKind;
+  key: string;
+  value: string;
+  /** Apply this stamp as is (a replica copy); without it the backend stamps the entry. */
+  stamp?: Stamp;
+  /** When stamping: the clock is raised to this first. */
+  atLeast?: bigint;
+  /** When stamping: the writer's id and sequence number (else the backend's own). */
+  writer?: string;
+  seq?: number;
+}
+
+export interface WriteResult {
+  stamp: Stamp;
+  removed: number;
+}
+
+export interface HeartbeatCommand {
+  epoch: bigint;
+  clockFloor: bigint;
+  /** true grants readiness, false revokes it, undefined leaves it. */
+  ready?: boolean;
+  /** How long a grant lasts; 0 means until revoked. */
+  leaseMs: number;
+}
+
+export interface BackendState extends StoreStats {
+  incarnation: string;
+  ready: boolean;
+  epoch: bigint;
+  clock: bigint;
+  storeOk: boolean;
+}
+
+export interface BackendNodeOptions {
+  engine: StoreEngine;
+  limits: Limits;
+  /** Start ready (a standalone backend, or the first start of a fresh cluster). @default false */
+  ready?: boolean;
+  /** Milliseconds since an arbitrary origin; monotonic. Injected by tests. */
+  now?: () => number;
+}
+
+export class BackendNode {
+  readonly incarnation = randomUUID();
+  readonly clock: PersistentClock;
+  readonly #engine: StoreEngine;
+  readonly #limits: Limits;
+  readonly #now: () => number;
+  /** Writer id for entries this backend stamps on behalf of callers that give none. */
+  readonly #writer = newWriterId();
+  #seq = 0;
+  #epoch = 0n;
+  #ready: boolean;
+  /** When readiness lapses (in #now() time); undefined when it does not. */
+  #readyUntil: number | undefined;
+
+  constructor(options: BackendNodeOptions) {
+    this.#engine = options.engine;
+    this.#limits = options.limits;
+    this.#ready = options.ready ?? false;
+    this.#now = options.now ?? (() => performance.now());
+    this.clock = new PersistentClock(options.engine);
+  }
+
+  get epoch(): bigint {
+    return this.#epoch;
+  }
+
+  /** Ready: holds every acknowledged entry of the bins it is a replica of. */
+  get ready(): boolean {
+    if (this.#ready && this.#readyUntil !== undefined && this.#now() >= this.#readyUntil) this.#ready = false;
+    return this.#ready;
+  }
+
+  #admit(target: CallTarget, isRead: boolean): void {
+    checkString("bin", target.bin, this.#limits.maxKeyBytes);
+    if (target.epoch !== 0n) {
+      if (target.epoch < this.#epoch) throw new StaleEpochError(target.epoch, this.#epoch);
+      this.#epoch = target.epoch;
+    }
+    if (isRead && target.requireReady && !this.ready) {
+      throw new NotReadyError(
+        "this backend may be missing entries (restarted or being filled); read another replica",
+      );
+    }
+  }
+
+  #checkKey(key: string): string {
+    return checkString("key", key, this.#limits.maxKeyBytes);
+  }
+
+  #checkPattern(pattern: KeyPattern): KeyPattern {
+    return {
+      prefix: checkString("prefix", pattern.prefix ?? "", this.#limits.maxKeyBytes),
+      suffix: checkString("suffix", pattern.suffix ?? "", this.#limits.maxKeyBytes),
+    };
+  }
+
+  async get(target: CallTarget, key: string): Promise<{ value: string; stamp: Stamp } | null> {
+    this.#admit(target, true);
+    return this.#engine.getString(target.bin, this.#checkKey(key));
+  }
+
+  async write(target: CallTarget, request: WriteRequest): Promise<WriteResult> {
+    this.#admit(target, false);
+    return this.#storing(() => this.#write(target, request));
+  }
+
+  async #write(target: CallTarget, request: WriteRequest): Promise<WriteResult> {
+    this.#checkKey(request.key);
+    checkString("value", request.value, this.#limits.maxValueBytes);
+    let stamp: Stamp;
+    if (request.stamp) {
+      stamp = checkStamp("stamp", request.stamp);
+      await this.clock.observe(stamp.clock);
+    } else {
+      const writer = request.writer ? checkWriterId("writer", request.writer) : this.#writer;
+      const seq = request.writer ? (request.seq ?? 0) : this.#seq++ >>> 0;
+      stamp = checkStamp("stamp", { clock: await this.clock.tick(request.atLeast ?? 0n), writer, seq });
+    }
+    const entry: Entry = {
+      bin: target.bin,
+      key: request.key,
+      kind: request.kind,
+      value: request.value,
+      stamp,
+    };
+    const [outcome] = await this.#engine.apply([entry]);
+    return { stamp, removed: outcome?.removed ?? 0 };
+  }
+
+  async keys(target: CallTarget, pattern: KeyPattern): Promise<string[]> {
+    this.#admit(target, true);
+    return this.#engine.keys(target.bin, this.#checkPattern(pattern));
+  }
+
+  async listGet(target: CallTarget, key: string): Promise<string[]> {
+    this.#admit(target, true);
+    return this.#engine.getList(target.bin, this.#checkKey(key));
+  }
+
+  async listKeys(target: CallTarget, pattern: KeyPattern): Promise<string[]> {
+    this.#admit(target, true);
+    return this.#engine.listKeys(target.bin, this.#checkPattern(pattern));
+  }
+
+  /** A clock call: with requireReady it is refused, like a read, unless this backend is ready. */
+  async tick(target: CallTarget, atLeast: bigint): Promise<bigint> {
+    this.#admit(target, true);
+    return this.#storing(() => this.clock.tick(atLeast));
+  }
+
+  /** Raises the clock to at least atLeast without ticking; returns the next value a tick would give. */
+  async raiseClock(target: CallTarget, atLeast: bigint): Promise<bigint> {
+    this.#admit(target, false);
+    checkClock("atLeast", atLeast);
+    if (atLeast > 0n) await this.#storing(() => this.clock.observe(atLeast - 1n));
+    return this.clock.peek();
+  }
+
+  /** Applies already-stamped entries (replication, repair); the clock passes every stamp first. */
+  async apply(entries: readonly Entry[], epoch: bigint): Promise<ApplyOutcome[]> {
+    let highest = 0n;
+    entries.forEach((entry, i) => {
+      const field = `entries[${i}]`;
+      checkString(`${field}.bin`, entry.bin, this.#limits.maxKeyBytes);
+      checkString(`${field}.key`, entry.key, this.#limits.maxKeyBytes);
+      checkString(`${field}.value`, entry.value, this.#limits.maxValueBytes);
+      checkStamp(`${field}.stamp`, entry.stamp);
+      if (entry.stamp.clock > highest) highest = entry.stamp.clock;
+    });
+    this.#admit({ bin: "", epoch, requireReady: false }, false);
+    return this.#storing(async () => {
+      await this.clock.observe(highest);
+      return this.#engine.apply(entries);
+    });
+  }
+
+  // A write (or clock tick) the store refused lets the writer skip this backend
+  // and land only on the other replicas: from then on this backend may miss
+  // entries, so it stops serving ready-only reads until a keeper refills it.
+  async #storing<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (error instanceof UnavailableError) this.#ready = false;
+      throw error;
+    }
+  }
+
+  scan(ranges: readonly RingRange[], batchSize: number): AsyncIterable<Entry[]> {
+    return this.#engine.scan(ranges, batchSize);
+  }
+
+  drop(ranges: readonly RingRange[]): Promise<number> {
+    return this.#engine.drop(ranges);
+  }
+
+  /** A keeper's heartbeat: adopt its epoch, raise the clock, grant or revoke readiness. */
+  async heartbeat(command: HeartbeatCommand): Promise<BackendState> {
+    if (command.epoch > this.#epoch) this.#epoch = command.epoch;
+    if (command.ready === true) {
+      this.#ready = true;
+      this.#readyUntil = command.leaseMs > 0 ? this.#now() + command.leaseMs : undefined;
+    } else if (command.ready === false) {
+      this.#ready = false;
+    }
+    if (command.clockFloor > 0n) await this.clock.observe(command.clockFloor - 1n);
+    return this.state();
+  }
+
+  async state(): Promise<BackendState> {
+    let stats: StoreStats = { bins: 0, keys: 0, lists: 0 };
+    let storeOk = true;
+    try {
+      await this.clock.load();
+      stats = await this.#engine.stats();
+    } catch {
+      storeOk = false;
+    }
+    return {
+      incarnation: this.incarnation,
+      ready: this.ready,
+      epoch: this.#epoch,
+      clock: this.clock.peek(),
+      storeOk,
+      ...stats,
+    };
+  }
+}

@@ -1,0 +1,21 @@
+// @binring/backend: a gRPC backend over a Redis (or in-memory) store.
+export {
+  BackendNode,
+  type BackendNodeOptions,
+  type BackendState,
+  type CallTarget,
+  type HeartbeatCommand,
+  type WriteRequest,
+  type WriteResult,
+} from "./backend-node.js";
+export { LocalStorage } from "./local-storage.js";
+export { MemoryEngine } from "./memory-engine.js";
+export { RedisEngine, type RedisEngineOptions } from "./redis-engine.js";
+export {
+  type BackendOptions,
+  openEngine,
+  type RunningBackend,
+  type StoreOptions,
+  startBackend,
+} from "./start-backend.js";
+export type { StoredString, StoreEngine, StoreStats } from "./store-engine.js";

@@ -1,0 +1,198 @@
+// The in-process store engine: the Redis engine's semantics on plain maps, so a
+// local cluster runs where no redis-server is installed. Data lives as long as
+// the process.
+import {
+  type ApplyOutcome,
+  decodeStamp,
+  type Entry,
+  encodeStamp,
+  type KeyPattern,
+  matchesPattern,
+  pointInRange,
+  type RingRange,
+  ringPoint,
+} from "@binring/core";
+import {
+  REMOVE_RESULT_TTL_SECONDS,
+  type StoredString,
+  type StoreEngine,
+  type StoreStats,
+} from "./store-engine.js";
+
+interface StoredList {
+  /** live appends as [encoded stamp, value], kept sorted by stamp */
+  appends: [string, string][];
+  /** value -> encoded stamp of its latest remove */
+  tombstones: Map<string, string>;
+}
+
+interface BinData {
+  point: number;
+  /** key -> encoded stamp .. value, deletions included */
+  strings: Map<string, string>;
+  lists: Map<string, StoredList>;
+}
+
+const STAMP_LENGTH = 40;
+
+export class MemoryEngine implements StoreEngine {
+  readonly #bins = new Map<string, BinData>();
+  /** encoded stamp of a remove -> [removed count, expiry in ms since epoch] */
+  readonly #removeResults = new Map<string, [number, number]>();
+  #clockReservation = 0n;
+
+  async apply(entries: readonly Entry[]): Promise<ApplyOutcome[]> {
+    return entries.map((entry) => this.#applyOne(entry));
+  }
+
+  #applyOne(entry: Entry): ApplyOutcome {
+    const stamp = encodeStamp(entry.stamp);
+    const bin = this.#binFor(entry.bin);
+    if (entry.kind === "set") {
+      const current = bin.strings.get(entry.key);
+      if (current === undefined || current.slice(0, STAMP_LENGTH) < stamp) {
+        bin.strings.set(entry.key, stamp + entry.value);
+      }
+      return { removed: 0 };
+    }
+    let list = bin.lists.get(entry.key);
+    if (!list) {
+      list = { appends: [], tombstones: new Map() };
+      bin.lists.set(entry.key, list);
+    }
+    const tombstone = list.tombstones.get(entry.value);
+    if (entry.kind === "append") {
+      const at = insertionPoint(list.appends, stamp);
+      if ((tombstone === undefined || tombstone < stamp) && list.appends[at]?.[0] !== stamp) {
+        list.appends.splice(at, 0, [stamp, entry.value]);
+      }
+      return { removed: 0 };
+    }
+    if (tombstone !== undefined && tombstone >= stamp) {
+      return { removed: this.#rememberedRemoval(stamp) };
+    }
+    list.tombstones.set(entry.value, stamp);
+    const before = list.appends.length;
+    list.appends = list.appends.filter(([s, value]) => value !== entry.value || s > stamp);
+    const removed = before - list.appends.length;
+    this.#forgetExpiredRemovals();
+    this.#removeResults.set(stamp, [removed, Date.now() + REMOVE_RESULT_TTL_SECONDS * 1000]);
+    return { removed };
+  }
+
+  // Entries are inserted in expiry order, so the expired ones are at the front.
+  #forgetExpiredRemovals(): void {
+    const now = Date.now();
+    for (const [stamp, [, expiresAt]] of this.#removeResults) {
+      if (expiresAt >= now) break;
+      this.#removeResults.delete(stamp);
+    }
+  }
+
+  #rememberedRemoval(stamp: string): number {
+    const remembered = this.#removeResults.get(stamp);
+    return remembered && remembered[1] >= Date.now() ? remembered[0] : 0;
+  }
+
+  #binFor(name: string): BinData {
+    let bin = this.#bins.get(name);
+    if (!bin) {
+      bin = { point: ringPoint(name), strings: new Map(), lists: new Map() };
+      this.#bins.set(name, bin);
+    }
+    return bin;
+  }
+
+  async getString(bin: string, key: string): Promise<StoredString | null> {
+    const stored = this.#bins.get(bin)?.strings.get(key);
+    if (stored === undefined) return null;
+    return { stamp: decodeStamp(stored.slice(0, STAMP_LENGTH)), value: stored.slice(STAMP_LENGTH) };
+  }
+
+  async keys(bin: string, pattern: KeyPattern): Promise<string[]> {
+    const keys: string[] = [];
+    for (const [key, stored] of this.#bins.get(bin)?.strings ?? []) {
+      if (stored.length > STAMP_LENGTH && matchesPattern(key, pattern)) keys.push(key);
+    }
+    return keys.sort();
+  }
+
+  async getList(bin: string, key: string): Promise<string[]> {
+    return (this.#bins.get(bin)?.lists.get(key)?.appends ?? []).map(([, value]) => value);
+  }
+
+  async listKeys(bin: string, pattern: KeyPattern): Promise<string[]> {
+    const keys: string[] = [];
+    for (const [key, list] of this.#bins.get(bin)?.lists ?? []) {
+      if (list.appends.length > 0 && matchesPattern(key, pattern)) keys.push(key);
+    }
+    return keys.sort();
+  }
+
+  async *scan(ranges: readonly RingRange[], batchSize: number): AsyncIterable<Entry[]> {
+    let batch: Entry[] = [];
+    for (const [name, bin] of this.#binsIn(ranges)) {
+      for (const [key, stored] of bin.strings) {
+        const stamp = decodeStamp(stored.slice(0, STAMP_LENGTH));
+        batch.push({ bin: name, key, kind: "set", value: stored.slice(STAMP_LENGTH), stamp });
+      }
+      for (const [key, list] of bin.lists) {
+        for (const [stamp, value] of list.appends) {
+          batch.push({ bin: name, key, kind: "append", value, stamp: decodeStamp(stamp) });
+        }
+        for (const [value, stamp] of list.tombstones) {
+          batch.push({ bin: name, key, kind: "remove", value, stamp: decodeStamp(stamp) });
+        }
+      }
+      if (batch.length >= batchSize) {
+        yield batch;
+        batch = [];
+      }
+    }
+    if (batch.length > 0) yield batch;
+  }
+
+  async drop(ranges: readonly RingRange[]): Promise<number> {
+    const doomed = this.#binsIn(ranges).map(([name]) => name);
+    for (const name of doomed) this.#bins.delete(name);
+    return doomed.length;
+  }
+
+  #binsIn(ranges: readonly RingRange[]): [string, BinData][] {
+    return [...this.#bins].filter(([, bin]) => ranges.some((r) => pointInRange(bin.point, r.start, r.end)));
+  }
+
+  async loadClockReservation(): Promise<bigint> {
+    return this.#clockReservation;
+  }
+
+  async raiseClockReservation(reservation: bigint): Promise<bigint> {
+    if (reservation > this.#clockReservation) this.#clockReservation = reservation;
+    return this.#clockReservation;
+  }
+
+  async stats(): Promise<StoreStats> {
+    const stats = { bins: this.#bins.size, keys: 0, lists: 0 };
+    for (const bin of this.#bins.values()) {
+      for (const stored of bin.strings.values()) if (stored.length > STAMP_LENGTH) stats.keys++;
+      for (const list of bin.lists.values()) if (list.appends.length > 0) stats.lists++;
+    }
+    return stats;
+  }
+
+  async ping(): Promise<void> {}
+
+  async close(): Promise<void> {}
+}
+
+/** Index of the first append whose stamp is not below stamp (binary search). */
+function insertionPoint(appends: readonly [string, string][], stamp: string): number {
+  let low = 0;
+  let high = appends.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (appends[middle]![0] < stamp) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}

@@ -1,0 +1,75 @@
+// The backend's Lamport clock. It lives in memory for speed; the store keeps a
+// reservation above every value handed out, so after a restart the clock
+// resumes at the reservation and never repeats or goes backwards.
+import { checkClock, MAX_CLOCK, OutOfRangeError } from "@binring/core";
+import type { StoreEngine } from "./store-engine.js";
+
+/** How far ahead of the clock a reservation goes: one store write per this many ticks. */
+const RESERVATION_STEP = 1_000_000n;
+
+export class PersistentClock {
+  /** The next value tick() may hand out; valid once #loading resolved. */
+  #next = 0n;
+  /** Persisted: no value at or above it was ever handed out. */
+  #reserved = 0n;
+  #loading: Promise<void> | undefined;
+  #raising: Promise<void> | undefined;
+
+  constructor(private readonly engine: StoreEngine) {}
+
+  /** Loads the reservation; retried by the next call when the store is away. */
+  load(): Promise<void> {
+    this.#loading ??= this.engine.loadClockReservation().then(
+      (reserved) => {
+        this.#reserved = reserved;
+        if (this.#next < reserved) this.#next = reserved;
+      },
+      (error: unknown) => {
+        this.#loading = undefined;
+        throw error;
+      },
+    );
+    return this.#loading;
+  }
+
+  /** Raises the clock to atLeast if below, returns it, and increments it. */
+  async tick(atLeast = 0n): Promise<bigint> {
+    checkClock("atLeast", atLeast);
+    await this.load();
+    const value = this.#next > atLeast ? this.#next : atLeast;
+    if (value >= MAX_CLOCK) throw new OutOfRangeError(`clock ${value} cannot be incremented past 2^64-1`);
+    this.#next = value + 1n;
+    await this.#cover(this.#next);
+    return value;
+  }
+
+  /** Makes the clock larger than `clock` (an entry's stamp, or a keeper's floor). */
+  async observe(clock: bigint): Promise<void> {
+    await this.load();
+    if (this.#next <= clock) this.#next = clock < MAX_CLOCK ? clock + 1n : MAX_CLOCK;
+    await this.#cover(this.#next);
+  }
+
+  /** The value the next tick() returns at least (no side effect). */
+  peek(): bigint {
+    return this.#next;
+  }
+
+  // Ensures the persisted reservation is at least `upTo` before any value below it is used.
+  async #cover(upTo: bigint): Promise<void> {
+    while (this.#reserved < upTo) {
+      if (!this.#raising) {
+        const target = upTo + RESERVATION_STEP > MAX_CLOCK ? MAX_CLOCK : upTo + RESERVATION_STEP;
+        this.#raising = this.engine
+          .raiseClockReservation(target)
+          .then((stored) => {
+            if (stored > this.#reserved) this.#reserved = stored;
+          })
+          .finally(() => {
+            this.#raising = undefined;
+          });
+      }
+      await this.#raising;
+    }
+  }
+}

@@ -1,0 +1,311 @@
+// The Redis store engine. Each entry kind is applied by one Lua script (lua/),
+// so concurrent requests never race between a read and a write. ioredis
+// auto-pipelines the commands that concurrent requests issue in the same tick.
+//
+// Layout (one Redis per backend; <bin> is "<utf8 byte length>:<bin name>", so
+// "<bin><key>" never collides for distinct (bin, key) pairs):
+//   s:<bin><key>   string entry: 40-byte stamp .. value ("" = deletion)
+//   k:<bin>        SET of keys with a non-empty value; ka:<bin> every string key with an entry
+//   l:<bin><key>   ZSET of live appends (member stamp .. value, score 0: stamp order)
+//   lt:<bin><key>  HASH value -> stamp of its latest remove (tombstone)
+//   lk:<bin>       SET of non-empty list keys; la:<bin> every list key with an entry
+//   bins           ZSET of bin names scored by ring point (range scans for repair)
+//   rr:<stamp>     removed count of a remove entry, for retries (expires)
+//   n:keys n:lists counts of non-empty keys and lists; clock: clock reservation
+import { readFileSync } from "node:fs";
+import {
+  type ApplyOutcome,
+  decodeStamp,
+  type Entry,
+  encodeStamp,
+  type KeyPattern,
+  matchesPattern,
+  RING_SIZE,
+  type RingRange,
+  ringPoint,
+  UnavailableError,
+} from "@binring/core";
+import { Redis } from "ioredis";
+import {
+  REMOVE_RESULT_TTL_SECONDS,
+  type StoredString,
+  type StoreEngine,
+  type StoreStats,
+} from "./store-engine.js";
+
+const STAMP_LENGTH = 40;
+/** Bins read per pipeline while scanning. */
+const SCAN_BINS_PER_ROUND = 64;
+
+function loadScript(name: string): string {
+  return readFileSync(new URL(`../lua/${name}.lua`, import.meta.url), "utf8");
+}
+
+function binTag(bin: string): string {
+  return `${Buffer.byteLength(bin, "utf8")}:${bin}`;
+}
+
+type ScriptRunner = (keys: string[], args: (string | number)[]) => Promise<unknown>;
+
+export interface RedisEngineOptions {
+  /** redis:// URL of this backend's own Redis. */
+  url: string;
+  /** Prefix for every Redis key, so tests can share one server. @default "" */
+  keyPrefix?: string;
+}
+
+export class RedisEngine implements StoreEngine {
+  readonly #redis: Redis;
+  readonly #applySet: ScriptRunner;
+  readonly #applyAppend: ScriptRunner;
+  readonly #applyRemove: ScriptRunner;
+  readonly #raiseClock: ScriptRunner;
+
+  constructor(options: RedisEngineOptions) {
+    this.#redis = new Redis(options.url, {
+      keyPrefix: options.keyPrefix ?? "",
+      enableAutoPipelining: true,
+      // Fail fast while Redis is away (the caller gets UNAVAILABLE and retries
+      // elsewhere); ioredis keeps reconnecting in the background.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      lazyConnect: false,
+      retryStrategy: (attempt) => Math.min(50 * attempt, 1000),
+    });
+    // Errors surface through the commands that fail; without a listener ioredis would print them.
+    this.#redis.on("error", () => {});
+    this.#applySet = this.#define("applySet", "apply-set", 5);
+    this.#applyAppend = this.#define("applyAppend", "apply-append", 6);
+    this.#applyRemove = this.#define("applyRemove", "apply-remove", 7);
+    this.#raiseClock = this.#define("raiseClock", "raise-clock", 1);
+  }
+
+  #define(name: string, file: string, numberOfKeys: number): ScriptRunner {
+    this.#redis.defineCommand(name, { lua: loadScript(file), numberOfKeys });
+    const command = (
+      this.#redis as unknown as Record<string, (...args: (string | number)[]) => Promise<unknown>>
+    )[name]!.bind(this.#redis);
+    return (keys, args) => this.#call(() => command(...keys, ...args));
+  }
+
+  /** Runs a Redis call, turning connection failures into UnavailableError. */
+  async #call<T>(run: () => Promise<T>): Promise<T> {
+    if (this.#redis.status !== "ready") {
+      throw new UnavailableError(
+        `store unavailable: redis is ${this.#redis.status}; the backend reconnects by itself`,
+      );
+    }
+    try {
+      return await run();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (/ERR|WRONGTYPE|NOSCRIPT/.test(message) && !/Connection|closed|writeable/i.test(message))
+        throw error;
+      throw new UnavailableError(`store unavailable: redis: ${message}`);
+    }
+  }
+
+  async apply(entries: readonly Entry[]): Promise<ApplyOutcome[]> {
+    return Promise.all(entries.map((entry) => this.#applyOne(entry)));
+  }
+
+  async #applyOne(entry: Entry): Promise<ApplyOutcome> {
+    const tag = binTag(entry.bin);
+    const stamp = encodeStamp(entry.stamp);
+    const point = ringPoint(entry.bin);
+    switch (entry.kind) {
+      case "set":
+        await this.#applySet(
+          [`s:${tag}${entry.key}`, `k:${tag}`, `ka:${tag}`, "bins", "n:keys"],
+          [stamp, entry.value, entry.key, point, entry.bin],
+        );
+        return { removed: 0 };
+      case "append":
+        await this.#applyAppend(
+          [`l:${tag}${entry.key}`, `lt:${tag}${entry.key}`, `lk:${tag}`, `la:${tag}`, "bins", "n:lists"],
+          [stamp, entry.value, entry.key, point, entry.bin],
+        );
+        return { removed: 0 };
+      case "remove": {
+        const removed = await this.#applyRemove(
+          [
+            `l:${tag}${entry.key}`,
+            `lt:${tag}${entry.key}`,
+            `lk:${tag}`,
+            `la:${tag}`,
+            "bins",
+            "n:lists",
+            `rr:${stamp}`,
+          ],
+          [stamp, entry.value, entry.key, point, entry.bin, REMOVE_RESULT_TTL_SECONDS],
+        );
+        return { removed: Number(removed) };
+      }
+    }
+  }
+
+  async getString(bin: string, key: string): Promise<StoredString | null> {
+    const stored = await this.#call(() => this.#redis.get(`s:${binTag(bin)}${key}`));
+    if (stored === null) return null;
+    return { stamp: decodeStamp(stored.slice(0, STAMP_LENGTH)), value: stored.slice(STAMP_LENGTH) };
+  }
+
+  async keys(bin: string, pattern: KeyPattern): Promise<string[]> {
+    const keys = await this.#call(() => this.#redis.smembers(`k:${binTag(bin)}`));
+    return keys.filter((key) => matchesPattern(key, pattern)).sort();
+  }
+
+  async getList(bin: string, key: string): Promise<string[]> {
+    const members = await this.#call(() => this.#redis.zrange(`l:${binTag(bin)}${key}`, 0, -1));
+    return members.map((member) => member.slice(STAMP_LENGTH));
+  }
+
+  async listKeys(bin: string, pattern: KeyPattern): Promise<string[]> {
+    const keys = await this.#call(() => this.#redis.smembers(`lk:${binTag(bin)}`));
+    return keys.filter((key) => matchesPattern(key, pattern)).sort();
+  }
+
+  async *scan(ranges: readonly RingRange[], batchSize: number): AsyncIterable<Entry[]> {
+    const bins = await this.#binsIn(ranges);
+    let batch: Entry[] = [];
+    for (let i = 0; i < bins.length; i += SCAN_BINS_PER_ROUND) {
+      const entriesPerBin = await Promise.all(
+        bins.slice(i, i + SCAN_BINS_PER_ROUND).map((bin) => this.#binEntries(bin)),
+      );
+      for (const entries of entriesPerBin) {
+        batch.push(...entries);
+        if (batch.length >= batchSize) {
+          yield batch;
+          batch = [];
+        }
+      }
+    }
+    if (batch.length > 0) yield batch;
+  }
+
+  async #binEntries(bin: string): Promise<Entry[]> {
+    const tag = binTag(bin);
+    const [stringKeys, listKeys] = await this.#call(() =>
+      Promise.all([this.#redis.smembers(`ka:${tag}`), this.#redis.smembers(`la:${tag}`)]),
+    );
+    const entries: Entry[] = [];
+    const strings = await this.#call(() =>
+      Promise.all(stringKeys.map((key) => this.#redis.get(`s:${tag}${key}`))),
+    );
+    stringKeys.forEach((key, i) => {
+      const stored = strings[i];
+      if (stored == null) return;
+      const stamp = decodeStamp(stored.slice(0, STAMP_LENGTH));
+      entries.push({ bin, key, kind: "set", value: stored.slice(STAMP_LENGTH), stamp });
+    });
+    const lists = await this.#call(() =>
+      Promise.all(
+        listKeys.map((key) =>
+          Promise.all([this.#redis.zrange(`l:${tag}${key}`, 0, -1), this.#redis.hgetall(`lt:${tag}${key}`)]),
+        ),
+      ),
+    );
+    listKeys.forEach((key, i) => {
+      const [appends, tombstones] = lists[i]!;
+      for (const member of appends) {
+        const stamp = decodeStamp(member.slice(0, STAMP_LENGTH));
+        entries.push({ bin, key, kind: "append", value: member.slice(STAMP_LENGTH), stamp });
+      }
+      for (const [value, stamp] of Object.entries(tombstones)) {
+        entries.push({ bin, key, kind: "remove", value, stamp: decodeStamp(stamp) });
+      }
+    });
+    return entries;
+  }
+
+  async #binsIn(ranges: readonly RingRange[]): Promise<string[]> {
+    const intervals: [number, number][] = [];
+    for (const { start, end } of ranges) {
+      if (start < end) intervals.push([start, end]);
+      else {
+        intervals.push([start, RING_SIZE]);
+        if (end > 0) intervals.push([0, end]);
+      }
+    }
+    const found = await this.#call(() =>
+      Promise.all(intervals.map(([from, to]) => this.#redis.zrangebyscore("bins", from, `(${to}`))),
+    );
+    return [...new Set(found.flat())];
+  }
+
+  async drop(ranges: readonly RingRange[]): Promise<number> {
+    const bins = await this.#binsIn(ranges);
+    for (const bin of bins) {
+      const tag = binTag(bin);
+      const [stringKeys, listKeys, liveKeys, liveLists] = await this.#call(() =>
+        Promise.all([
+          this.#redis.smembers(`ka:${tag}`),
+          this.#redis.smembers(`la:${tag}`),
+          this.#redis.scard(`k:${tag}`),
+          this.#redis.scard(`lk:${tag}`),
+        ]),
+      );
+      const doomed = [
+        ...stringKeys.map((key) => `s:${tag}${key}`),
+        ...listKeys.flatMap((key) => [`l:${tag}${key}`, `lt:${tag}${key}`]),
+        `k:${tag}`,
+        `ka:${tag}`,
+        `lk:${tag}`,
+        `la:${tag}`,
+      ];
+      await this.#call(() =>
+        this.#redis
+          .multi()
+          .del(...doomed)
+          .zrem("bins", bin)
+          .decrby("n:keys", liveKeys)
+          .decrby("n:lists", liveLists)
+          .exec(),
+      );
+    }
+    return bins.length;
+  }
+
+  async loadClockReservation(): Promise<bigint> {
+    const stored = await this.#call(() => this.#redis.get("clock"));
+    return stored === null ? 0n : BigInt(`0x${stored}`);
+  }
+
+  async raiseClockReservation(reservation: bigint): Promise<bigint> {
+    const stored = await this.#raiseClock(["clock"], [reservation.toString(16).padStart(16, "0")]);
+    return BigInt(`0x${String(stored)}`);
+  }
+
+  async stats(): Promise<StoreStats> {
+    const [bins, keys, lists] = await this.#call(() =>
+      Promise.all([this.#redis.zcard("bins"), this.#redis.get("n:keys"), this.#redis.get("n:lists")]),
+    );
+    return { bins, keys: Number(keys ?? 0), lists: Number(lists ?? 0) };
+  }
+
+  /** Resolves once connected to Redis; rejects with UnavailableError after timeoutMs. */
+  async waitUntilReady(timeoutMs = 5000): Promise<void> {
+    if (this.#redis.status === "ready") return;
+    await new Promise<void>((resolve, reject) => {
+      const onReady = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.#redis.off("ready", onReady);
+        reject(
+          new UnavailableError(`redis not reachable within ${timeoutMs} ms (status ${this.#redis.status})`),
+        );
+      }, timeoutMs);
+      this.#redis.once("ready", onReady);
+    });
+  }
+
+  async ping(): Promise<void> {
+    await this.#call(() => this.#redis.ping());
+  }
+
+  async close(): Promise<void> {
+    this.#redis.disconnect();
+  }
+}

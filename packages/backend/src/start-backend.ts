@@ -1,0 +1,90 @@
+// Starts a backend: a store engine, a BackendNode and the gRPC server on one
+// address. Used by `binring backend` and directly by tests and embedders.
+import { type Limits, parseLimits } from "@binring/core";
+import * as grpc from "@grpc/grpc-js";
+import { type Logger, pino } from "pino";
+import { BackendNode } from "./backend-node.js";
+import { MemoryEngine } from "./memory-engine.js";
+import { RedisEngine } from "./redis-engine.js";
+import { StorageService } from "./storage-service.js";
+import type { StoreEngine } from "./store-engine.js";
+
+export type StoreOptions = { engine: "memory" } | { engine: "redis"; url: string; keyPrefix?: string };
+
+export interface BackendOptions {
+  /** host:port to listen on; port 0 picks a free port. */
+  listen: string;
+  store: StoreOptions;
+  limits?: Partial<Limits>;
+  /** Serve ready-only reads from the start (standalone use, or a fresh cluster's first start). @default false */
+  ready?: boolean;
+  /** How long start waits for the store before serving anyway (calls fail UNAVAILABLE until it answers). @default 10000 */
+  storeWaitMs?: number;
+  /** @default a silent logger */
+  logger?: Logger;
+}
+
+export interface RunningBackend {
+  /** host:port actually bound. */
+  address: string;
+  node: BackendNode;
+  /** Stops accepting calls, lets running ones finish briefly, and releases the port and the store. */
+  close(): Promise<void>;
+}
+
+/** Time given to in-flight calls on close before they are cancelled. */
+const SHUTDOWN_GRACE_MS = 2000;
+const STORE_RETRY_MS = 200;
+
+export function openEngine(store: StoreOptions): StoreEngine {
+  return store.engine === "memory" ? new MemoryEngine() : new RedisEngine(store);
+}
+
+export async function startBackend(options: BackendOptions): Promise<RunningBackend> {
+  const logger = options.logger ?? pino({ level: "silent" });
+  const limits = parseLimits(options.limits);
+  const engine = openEngine(options.store);
+  const node = new BackendNode({ engine, limits, ready: options.ready });
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 64 * 1024 * 1024 });
+  new StorageService(node, logger).addToServer(server);
+  const host = options.listen.slice(0, options.listen.lastIndexOf(":"));
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(options.listen, grpc.ServerCredentials.createInsecure(), (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    );
+  });
+  const address = `${host}:${port}`;
+  await waitForStore(node, options.storeWaitMs ?? 10_000, logger);
+  logger.info({ address, incarnation: node.incarnation, store: options.store.engine }, "backend listening");
+  return {
+    address,
+    node,
+    async close() {
+      await new Promise<void>((resolve) => {
+        const force = setTimeout(() => server.forceShutdown(), SHUTDOWN_GRACE_MS);
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      });
+      await engine.close();
+      logger.info({ address }, "backend stopped");
+    },
+  };
+}
+
+async function waitForStore(node: BackendNode, waitMs: number, logger: Logger): Promise<void> {
+  const deadline = performance.now() + waitMs;
+  for (;;) {
+    try {
+      await node.clock.load();
+      return;
+    } catch (error) {
+      if (performance.now() >= deadline) {
+        logger.warn({ err: error }, "store not reachable yet; serving UNAVAILABLE until it answers");
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, STORE_RETRY_MS));
+    }
+  }
+}

@@ -1,0 +1,45 @@
+// What a backend needs from its store. Two engines implement it with the same
+// semantics (checked by one conformance suite): Redis, and memory for machines
+// without Redis.
+import type { ApplyOutcome, Entry, KeyPattern, RingRange, Stamp } from "@binring/core";
+
+/** A string key's winning entry; value "" is a deletion (kept so older entries cannot win). */
+export interface StoredString {
+  value: string;
+  stamp: Stamp;
+}
+
+export interface StoreStats {
+  bins: number;
+  /** string keys with a non-empty value */
+  keys: number;
+  /** non-empty lists */
+  lists: number;
+}
+
+export interface StoreEngine {
+  /** Applies entries idempotently, in order; one outcome per entry. */
+  apply(entries: readonly Entry[]): Promise<ApplyOutcome[]>;
+  getString(bin: string, key: string): Promise<StoredString | null>;
+  /** Non-empty string keys of the bin matching the pattern, sorted. */
+  keys(bin: string, pattern: KeyPattern): Promise<string[]>;
+  /** Live list elements in stamp order. */
+  getList(bin: string, key: string): Promise<string[]>;
+  /** Keys of the bin's non-empty lists matching the pattern, sorted. */
+  listKeys(bin: string, pattern: KeyPattern): Promise<string[]>;
+  /** Every entry (tombstones included) of the bins whose ring point is in one of the ranges. */
+  scan(ranges: readonly RingRange[], batchSize: number): AsyncIterable<Entry[]>;
+  /** Deletes every entry of the bins in the ranges; returns how many bins went. */
+  drop(ranges: readonly RingRange[]): Promise<number>;
+  /** The persisted clock reservation: no clock at or above it was ever handed out. */
+  loadClockReservation(): Promise<bigint>;
+  /** Persists a larger reservation (never lowers it) and returns the one stored. */
+  raiseClockReservation(reservation: bigint): Promise<bigint>;
+  stats(): Promise<StoreStats>;
+  /** Throws UnavailableError when the store cannot answer. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** How long a remove's count is kept for retries of the same entry. */
+export const REMOVE_RESULT_TTL_SECONDS = 120;

@@ -1,0 +1,46 @@
+// `binring backend`: runs one backend until SIGTERM or SIGINT.
+import { startBackend } from "@binring/backend";
+import { parseAddress, parseFlags, parsePositiveInt } from "../args.js";
+import { CliError } from "../cli-error.js";
+import { createLogger } from "../logger.js";
+import { onShutdown } from "../shutdown.js";
+
+export const BACKEND_USAGE = `binring backend --listen HOST:PORT (--redis URL | --store memory) [--ready]
+    [--max-key-bytes N] [--max-value-bytes N] [--key-prefix P]`;
+
+export async function backendCommand(args: string[]): Promise<void> {
+  const { values } = parseFlags("backend", args, {
+    listen: { type: "string" },
+    redis: { type: "string" },
+    store: { type: "string" },
+    ready: { type: "boolean" },
+    "key-prefix": { type: "string" },
+    "max-key-bytes": { type: "string" },
+    "max-value-bytes": { type: "string" },
+  });
+  const listen = parseAddress("listen", values.listen ?? "127.0.0.1:0");
+  const storeKind = values.store ?? (values.redis ? "redis" : undefined);
+  if (storeKind !== "redis" && storeKind !== "memory") {
+    throw new CliError(
+      `binring backend: give --redis URL or --store memory (got --store ${JSON.stringify(values.store)})`,
+    );
+  }
+  if (storeKind === "redis" && !values.redis?.startsWith("redis://")) {
+    throw new CliError(`--redis must be a redis:// URL, got ${JSON.stringify(values.redis)}`);
+  }
+  const logger = createLogger("backend");
+  const backend = await startBackend({
+    listen,
+    store:
+      storeKind === "memory"
+        ? { engine: "memory" }
+        : { engine: "redis", url: values.redis!, keyPrefix: values["key-prefix"] },
+    ready: values.ready,
+    limits: {
+      maxKeyBytes: parsePositiveInt("max-key-bytes", values["max-key-bytes"], 4096),
+      maxValueBytes: parsePositiveInt("max-value-bytes", values["max-value-bytes"], 1024 * 1024),
+    },
+    logger,
+  });
+  onShutdown(logger, () => backend.close());
+}

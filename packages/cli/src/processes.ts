@@ -1,0 +1,112 @@
+// Child processes started by `binring dev`: redis-servers and binring
+// backends, each waited on until it serves, and all stopped together.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+import type { Logger } from "pino";
+import { CliError } from "./cli-error.js";
+
+/** The `binring` entry point, for starting sibling processes. */
+export const CLI_MAIN = fileURLToPath(new URL("./main.js", import.meta.url));
+
+const START_TIMEOUT_MS = 15_000;
+
+export function hasRedisServer(): boolean {
+  try {
+    execFileSync("redis-server", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A free TCP port on 127.0.0.1 (the OS picks it; the caller binds it next). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+export interface Child {
+  name: string;
+  process: ChildProcess;
+  /** The first output line that matched the ready pattern. */
+  readyLine: string;
+}
+
+/** Spawns a process and resolves once a line of its output matches `ready`. */
+export function startChild(
+  name: string,
+  command: string,
+  args: string[],
+  ready: RegExp,
+  logger: Logger,
+): Promise<Child> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
+    let tail = "";
+    let done = false;
+    const timer = setTimeout(
+      () => finish(new CliError(`${name} did not start within ${START_TIMEOUT_MS} ms: ${tail}`, 1)),
+      START_TIMEOUT_MS,
+    );
+    const finish = (error?: Error, line?: string) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      if (error) {
+        child.kill("SIGKILL");
+        reject(error);
+      } else resolve({ name, process: child, readyLine: line ?? "" });
+    };
+    const onData = (chunk: Buffer) => {
+      const text = chunk.toString();
+      tail = (tail + text).slice(-2000);
+      for (const line of text.split("\n")) if (ready.test(line)) finish(undefined, line);
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.on("error", (error) => finish(new CliError(`${name} could not start: ${error.message}`, 1)));
+    child.on("exit", (code, signal) => {
+      if (!done) finish(new CliError(`${name} exited (${signal ?? code}) before serving: ${tail.trim()}`, 1));
+      else if (code === 0) logger.info({ child: name }, "child process exited");
+      else logger.warn({ child: name, code, signal }, "child process exited unexpectedly");
+    });
+  });
+}
+
+export function startRedis(name: string, port: number, dir: string, logger: Logger): Promise<Child> {
+  mkdirSync(dir, { recursive: true });
+  return startChild(
+    name,
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--appendonly", "yes", "--save", ""],
+    /Ready to accept connections/,
+    logger,
+  );
+}
+
+/** Stops children with SIGTERM, then SIGKILL for any still running after a grace period. */
+export async function stopAll(children: readonly Child[], graceMs = 5000): Promise<void> {
+  await Promise.all(
+    children.map(
+      ({ process: child }) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          const force = setTimeout(() => child.kill("SIGKILL"), graceMs);
+          child.once("exit", () => {
+            clearTimeout(force);
+            resolve();
+          });
+          child.kill("SIGTERM");
+        }),
+    ),
+  );
+}

@@ -1,0 +1,143 @@
+// The SDK's entry point: a cluster of backends on a hash ring, offering one
+// Storage per bin. Writes go to every live replica of a bin; reads come from
+// the first ready one (see docs/ARCHITECTURE.md, "Write path" and "Read path").
+import { readFile } from "node:fs/promises";
+import {
+  type ClusterConfig,
+  checkString,
+  DEFAULT_LIMITS,
+  HashRing,
+  InvalidArgumentError,
+  newWriterId,
+  parseClusterConfig,
+  ringPoint,
+} from "@binring/core";
+import { type Logger, pino } from "pino";
+import { BackendChannel } from "./backend-channel.js";
+import { Bin } from "./bin.js";
+import { Reachability } from "./reachability.js";
+
+export interface BinClientOptions {
+  /** Backend addresses (host:port). */
+  backends: string[];
+  /** Keeper addresses; optional. @default [] */
+  keepers?: string[];
+  /** Deadline of one operation, retries included. @default 10000 */
+  callTimeoutMs?: number;
+  /** Deadline of one call to one backend; a slow backend is retried until callTimeoutMs. @default 2000 */
+  backendCallTimeoutMs?: number;
+  /** How often backends that failed are probed. @default 1000 */
+  probeIntervalMs?: number;
+  /** @default a silent logger */
+  logger?: Logger;
+}
+
+/** Placement of one bin: primary first. */
+export interface Placement {
+  point: number;
+  replicas: string[];
+}
+
+/** Copies per bin: a primary and two backups. */
+export const REPLICAS = 3;
+
+export class BinClient {
+  readonly ring: HashRing;
+  readonly writer = newWriterId();
+  readonly callTimeoutMs: number;
+  readonly logger: Logger;
+  readonly reachability: Reachability;
+  readonly #channels = new Map<string, BackendChannel>();
+  readonly #bins = new Map<string, Bin>();
+  #seq = 0;
+  /** Largest clock this client has seen; stamps never go below it. */
+  #clockSeen = 0n;
+  #closed = false;
+
+  constructor(options: BinClientOptions) {
+    const config = parseClusterConfig(
+      { backends: options.backends, keepers: options.keepers ?? [] },
+      "BinClient options",
+    );
+    this.callTimeoutMs = options.callTimeoutMs ?? 10_000;
+    this.logger = options.logger ?? pino({ level: "silent" });
+    this.ring = new HashRing(config.backends.map((id) => ({ id })));
+    for (const address of config.backends) {
+      this.#channels.set(
+        address,
+        new BackendChannel(address, { callTimeoutMs: options.backendCallTimeoutMs ?? 2000 }),
+      );
+    }
+    this.reachability = new Reachability({
+      probeIntervalMs: options.probeIntervalMs ?? 1000,
+      probe: async (address) => {
+        await this.channel(address).heartbeat({}, 1000);
+      },
+      logger: this.logger,
+    });
+  }
+
+  /** A client for the cluster described by a cluster file (binring.json). */
+  static async fromConfig(path: string, options: Partial<BinClientOptions> = {}): Promise<BinClient> {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(await readFile(path, "utf8"));
+    } catch (error) {
+      throw new InvalidArgumentError(`cannot read cluster file ${path}: ${(error as Error).message}`);
+    }
+    const config: ClusterConfig = parseClusterConfig(raw, path);
+    return new BinClient({
+      ...options,
+      ...config,
+      callTimeoutMs: options.callTimeoutMs ?? config.callTimeoutMs,
+    });
+  }
+
+  /** The bin called name (any string, "" included). Bins never see each other's keys. */
+  bin(name: string): Bin {
+    if (this.#closed) throw new InvalidArgumentError("BinClient is closed");
+    let bin = this.#bins.get(name);
+    if (!bin) {
+      checkString("bin name", name, DEFAULT_LIMITS.maxKeyBytes);
+      bin = new Bin(this, name, ringPoint(name));
+      this.#bins.set(name, bin);
+    }
+    return bin;
+  }
+
+  /** The bin's replicas among the backends this client can reach, primary first. */
+  placement(point: number): Placement {
+    return { point, replicas: this.ring.replicasAt(point, (id) => !this.reachability.isDown(id), REPLICAS) };
+  }
+
+  channel(address: string): BackendChannel {
+    const channel = this.#channels.get(address);
+    if (!channel) throw new InvalidArgumentError(`${address} is not a backend of this cluster`);
+    return channel;
+  }
+
+  /** The epoch of the cluster view this client acts on (0: no view). */
+  get epoch(): bigint {
+    return 0n;
+  }
+
+  nextSeq(): number {
+    this.#seq = (this.#seq + 1) >>> 0;
+    return this.#seq;
+  }
+
+  get clockSeen(): bigint {
+    return this.#clockSeen;
+  }
+
+  observeClock(clock: bigint): void {
+    if (clock > this.#clockSeen) this.#clockSeen = clock;
+  }
+
+  /** Closes every connection; operations afterwards fail. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.reachability.close();
+    for (const channel of this.#channels.values()) channel.close();
+  }
+}

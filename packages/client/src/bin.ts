@@ -1,0 +1,206 @@
+// One bin of a cluster, offering the Storage contract on its replicas.
+//
+// Write: stamp the entry with the largest clock among the bin's replicas (one
+// parallel round: the stamp then exceeds every acknowledged entry's stamp,
+// which lives on at least one of them), then apply it to the replicas from the
+// last backup to the primary, one after another. Whatever a reader can see on
+// the first replica is therefore already on the others (HAZARDS.md 1). The
+// write is acknowledged once every live replica has it.
+//
+// Read: from the first replica that answers and is ready, falling through to
+// the next; a later replica holds everything an earlier one shows.
+import {
+  bigintToWire,
+  checkClock,
+  InvalidArgumentError,
+  type KeyPattern,
+  type OperationResult__Output,
+  type Stamp,
+  type Storage,
+  type Target,
+  TimeoutError,
+  UnavailableError,
+  type WriteReply__Output,
+  wireToBigint,
+} from "@binring/core";
+import type { BackendChannel } from "./backend-channel.js";
+import type { BinClient } from "./bin-client.js";
+import { classifyFailure } from "./failure-kind.js";
+
+type WriteKind = "set" | "listAppend" | "listRemove";
+
+/** Pause between rounds when no replica could serve, growing to this cap. */
+const MAX_RETRY_PAUSE_MS = 200;
+
+function pause(attempt: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.min(10 * 2 ** attempt, MAX_RETRY_PAUSE_MS)));
+}
+
+export class Bin implements Storage {
+  constructor(
+    private readonly client: BinClient,
+    readonly name: string,
+    /** The bin's point on the ring. */
+    readonly point: number,
+  ) {}
+
+  #target(requireReady: boolean): Target {
+    return { bin: this.name, epoch: bigintToWire(this.client.epoch), requireReady };
+  }
+
+  async get(key: string): Promise<string | null> {
+    const { get } = await this.#read({ get: { target: this.#target(true), key } });
+    if (get?.stamp) this.client.observeClock(wireToBigint(get.stamp.clock));
+    return get?.found ? get.value : null;
+  }
+
+  async set(key: string, value: string): Promise<true> {
+    await this.#write("set", key, value);
+    return true;
+  }
+
+  async keys(pattern: KeyPattern = {}): Promise<string[]> {
+    const { keys } = await this.#read({ keys: { target: this.#target(true), ...pattern } });
+    return keys?.keys ?? [];
+  }
+
+  async listGet(key: string): Promise<string[]> {
+    const { listGet } = await this.#read({ listGet: { target: this.#target(true), key } });
+    return listGet?.values ?? [];
+  }
+
+  async listAppend(key: string, value: string): Promise<true> {
+    await this.#write("listAppend", key, value);
+    return true;
+  }
+
+  async listRemove(key: string, value: string): Promise<number> {
+    return Number((await this.#write("listRemove", key, value)).removed);
+  }
+
+  async listKeys(pattern: KeyPattern = {}): Promise<string[]> {
+    const { keys } = await this.#read({ listKeys: { target: this.#target(true), ...pattern } });
+    return keys?.keys ?? [];
+  }
+
+  /**
+   * Ticks the first ready replica's clock, then raises the other replicas to
+   * past the value, so a later call returns more even after that replica died.
+   */
+  async clock(atLeast = 0n): Promise<bigint> {
+    checkClock("atLeast", atLeast);
+    const clock = wireToBigint(
+      (await this.#read({ clock: { target: this.#target(true), atLeast: bigintToWire(atLeast) } })).clock
+        ?.clock,
+    );
+    // A replica that misses the raise (down, slow) is behind; it catches up through keepers' clock sync.
+    const floor = {
+      clock: { target: this.#target(false), atLeast: bigintToWire(clock + 1n), raiseOnly: true },
+    };
+    await Promise.all(
+      this.client.placement(this.point).replicas.map((address) =>
+        this.client
+          .channel(address)
+          .execute(floor)
+          .catch(() => undefined),
+      ),
+    );
+    this.client.observeClock(clock);
+    return clock;
+  }
+
+  /** Runs a read on the first replica that can serve it, until the deadline. */
+  async #read(operation: Parameters<BackendChannel["execute"]>[0]): Promise<OperationResult__Output> {
+    const deadline = Date.now() + this.client.callTimeoutMs;
+    let lastError: unknown = new UnavailableError(
+      `no backend of bin ${JSON.stringify(this.name)} is reachable`,
+    );
+    for (let attempt = 0; ; attempt++) {
+      for (const address of this.client.placement(this.point).replicas) {
+        try {
+          return await this.client.channel(address).execute(operation);
+        } catch (error) {
+          this.#noteFailure(address, error);
+          lastError = error;
+        }
+      }
+      if (Date.now() >= deadline) throw this.#gaveUp("read", lastError);
+      await pause(attempt);
+    }
+  }
+
+  /** Stamps an entry and applies it to every live replica, last backup first. */
+  async #write(kind: WriteKind, key: string, value: string): Promise<WriteReply__Output> {
+    const deadline = Date.now() + this.client.callTimeoutMs;
+    const seq = this.client.nextSeq();
+    const clocks = new Map<string, bigint>();
+    const applied = new Map<string, WriteReply__Output>();
+    let stamp: Stamp | undefined;
+    let lastError: unknown = new UnavailableError(
+      `no backend of bin ${JSON.stringify(this.name)} is reachable`,
+    );
+    for (let attempt = 0; ; attempt++) {
+      const { replicas } = this.client.placement(this.point);
+      try {
+        if (replicas.length === 0) throw lastError;
+        if (!stamp) {
+          await Promise.all(
+            replicas.map(async (address) => {
+              const reply = await this.#on(address, { clock: { target: this.#target(false), atLeast: "0" } });
+              clocks.set(address, wireToBigint(reply.clock?.clock));
+            }),
+          );
+          let highest = this.client.clockSeen;
+          for (const clock of clocks.values()) if (clock > highest) highest = clock;
+          stamp = { clock: highest, writer: this.client.writer, seq };
+        }
+        for (const address of [...replicas].reverse()) {
+          if (applied.has(address)) continue;
+          const reply = await this.#on(address, {
+            [kind]: {
+              target: this.#target(false),
+              key,
+              value,
+              stamp: { clock: bigintToWire(stamp.clock), writer: stamp.writer, seq: stamp.seq },
+            },
+          });
+          applied.set(address, reply.write!);
+        }
+        this.client.observeClock(stamp.clock);
+        return applied.get(replicas[0]!)!;
+      } catch (error) {
+        if (classifyFailure(error) === "fatal") throw error;
+        lastError = error;
+      }
+      if (Date.now() >= deadline) throw this.#gaveUp("write", lastError);
+      await pause(attempt);
+    }
+  }
+
+  /** One call to one replica; a failure is noted (a dead replica leaves the placement) and rethrown. */
+  async #on(
+    address: string,
+    operation: Parameters<BackendChannel["execute"]>[0],
+  ): Promise<OperationResult__Output> {
+    try {
+      return await this.client.channel(address).execute(operation);
+    } catch (error) {
+      this.#noteFailure(address, error);
+      throw error;
+    }
+  }
+
+  #noteFailure(address: string, error: unknown): void {
+    const kind = classifyFailure(error);
+    if (kind === "fatal") throw error;
+    if (kind === "gone") this.client.reachability.markDown(address, (error as Error).message);
+  }
+
+  #gaveUp(what: string, lastError: unknown): Error {
+    if (lastError instanceof InvalidArgumentError) return lastError;
+    const reason = lastError instanceof Error ? lastError.message : String(lastError);
+    return new TimeoutError(
+      `${what} in bin ${JSON.stringify(this.name)} did not complete within ${this.client.callTimeoutMs} ms: ${reason}`,
+    );
+  }
+}

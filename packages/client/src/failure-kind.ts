@@ -1,0 +1,30 @@
+// How a failed call to one replica affects an operation.
+import {
+  InvalidArgumentError,
+  NotReadyError,
+  OutOfRangeError,
+  StaleEpochError,
+  UnavailableError,
+} from "@binring/core";
+
+/**
+ * - "fatal": the request itself is bad; no replica will take it.
+ * - "gone": the replica certainly serves no reads now (nothing listens on its
+ *   port, or its store failed and it revoked its own readiness): a write may
+ *   skip it, because whatever comes back there must be refilled before it is read.
+ * - "stale-view": the caller's cluster view is out of date; refresh and retry.
+ * - "not-ready": the replica may miss entries; read elsewhere (writes still go there).
+ * - "retry": the replica may be alive but slow or paused (slow is not dead,
+ *   HAZARDS.md 9); a write must not skip it until it is known dead.
+ */
+export type FailureKind = "fatal" | "gone" | "stale-view" | "not-ready" | "retry";
+
+const NOTHING_LISTENING = /ECONNREFUSED|store unavailable/;
+
+export function classifyFailure(error: unknown): FailureKind {
+  if (error instanceof InvalidArgumentError || error instanceof OutOfRangeError) return "fatal";
+  if (error instanceof StaleEpochError) return "stale-view";
+  if (error instanceof NotReadyError) return "not-ready";
+  if (error instanceof UnavailableError && NOTHING_LISTENING.test(error.message)) return "gone";
+  return "retry";
+}

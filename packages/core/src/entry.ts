@@ -1,0 +1,22 @@
+// Log entries: every mutation is one entry stamped by its writer. Stores keep
+// entries, never derived state, so applying an entry twice or a set of entries
+// in any order gives the same result (what lets replicas converge and repairs
+// be retried).
+import type { Stamp } from "./stamp.js";
+
+export type EntryKind = "set" | "append" | "remove";
+
+export interface Entry {
+  bin: string;
+  key: string;
+  kind: EntryKind;
+  /** set: the new value ("" deletes); append: the element; remove: the element removed. */
+  value: string;
+  stamp: Stamp;
+}
+
+/** What applying one entry did. */
+export interface ApplyOutcome {
+  /** remove entries: occurrences removed, decided when the store first applied this entry. */
+  removed: number;
+}

@@ -1,0 +1,13 @@
+// Original file: proto/binring/v1/storage.proto
+
+import type { Target as _binring_v1_Target, Target__Output as _binring_v1_Target__Output } from '../../binring/v1/Target.js';
+
+export interface GetRequest {
+  'target'?: (_binring_v1_Target | null);
+  'key'?: (string);
+}
+
+export interface GetRequest__Output {
+  'target': (_binring_v1_Target__Output | null);
+  'key': (string);
+}

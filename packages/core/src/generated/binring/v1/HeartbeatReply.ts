@@ -1,0 +1,37 @@
+// Original file: proto/binring/v1/storage.proto
+
+import type { Long } from '@grpc/proto-loader';
+
+export interface HeartbeatReply {
+  /**
+   * random per process start: a change means the backend restarted
+   */
+  'incarnation'?: (string);
+  'ready'?: (boolean);
+  'epoch'?: (number | string | Long);
+  'clock'?: (number | string | Long);
+  'keys'?: (number | string | Long);
+  'lists'?: (number | string | Long);
+  'bins'?: (number | string | Long);
+  /**
+   * the store answers (false while Redis is unreachable)
+   */
+  'storeOk'?: (boolean);
+}
+
+export interface HeartbeatReply__Output {
+  /**
+   * random per process start: a change means the backend restarted
+   */
+  'incarnation': (string);
+  'ready': (boolean);
+  'epoch': (string);
+  'clock': (string);
+  'keys': (string);
+  'lists': (string);
+  'bins': (string);
+  /**
+   * the store answers (false while Redis is unreachable)
+   */
+  'storeOk': (boolean);
+}

@@ -1,0 +1,40 @@
+// Original file: proto/binring/v1/storage.proto
+
+import type { Readiness as _binring_v1_Readiness, Readiness__Output as _binring_v1_Readiness__Output } from '../../binring/v1/Readiness.js';
+import type { Long } from '@grpc/proto-loader';
+
+export interface HeartbeatRequest {
+  /**
+   * view epoch the sender acts on; the backend remembers the largest seen and
+   * fences calls from older views
+   */
+  'epoch'?: (number | string | Long);
+  /**
+   * raise the clock to at least this
+   */
+  'clockFloor'?: (number | string | Long);
+  /**
+   * READY grants readiness for lease_ms (0: without expiry); NOT_READY
+   * revokes it; UNSPECIFIED leaves it as it is
+   */
+  'readiness'?: (_binring_v1_Readiness);
+  'leaseMs'?: (number | string | Long);
+}
+
+export interface HeartbeatRequest__Output {
+  /**
+   * view epoch the sender acts on; the backend remembers the largest seen and
+   * fences calls from older views
+   */
+  'epoch': (string);
+  /**
+   * raise the clock to at least this
+   */
+  'clockFloor': (string);
+  /**
+   * READY grants readiness for lease_ms (0: without expiry); NOT_READY
+   * revokes it; UNSPECIFIED leaves it as it is
+   */
+  'readiness': (_binring_v1_Readiness__Output);
+  'leaseMs': (string);
+}

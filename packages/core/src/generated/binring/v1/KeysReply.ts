@@ -1,0 +1,10 @@
+// Original file: proto/binring/v1/storage.proto
+
+
+export interface KeysReply {
+  'keys'?: (string)[];
+}
+
+export interface KeysReply__Output {
+  'keys': (string)[];
+}

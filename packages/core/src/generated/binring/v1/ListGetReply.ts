@@ -1,0 +1,10 @@
+// Original file: proto/binring/v1/storage.proto
+
+
+export interface ListGetReply {
+  'values'?: (string)[];
+}
+
+export interface ListGetReply__Output {
+  'values': (string)[];
+}

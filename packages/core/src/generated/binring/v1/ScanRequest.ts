@@ -1,0 +1,19 @@
+// Original file: proto/binring/v1/storage.proto
+
+import type { RingRange as _binring_v1_RingRange, RingRange__Output as _binring_v1_RingRange__Output } from '../../binring/v1/RingRange.js';
+
+export interface ScanRequest {
+  'ranges'?: (_binring_v1_RingRange)[];
+  /**
+   * entries per streamed message
+   */
+  'batchSize'?: (number);
+}
+
+export interface ScanRequest__Output {
+  'ranges': (_binring_v1_RingRange__Output)[];
+  /**
+   * entries per streamed message
+   */
+  'batchSize': (number);
+}

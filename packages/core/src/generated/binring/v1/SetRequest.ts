@@ -1,0 +1,33 @@
+// Original file: proto/binring/v1/storage.proto
+
+import type { Target as _binring_v1_Target, Target__Output as _binring_v1_Target__Output } from '../../binring/v1/Target.js';
+import type { Stamp as _binring_v1_Stamp, Stamp__Output as _binring_v1_Stamp__Output } from '../../binring/v1/Stamp.js';
+import type { Long } from '@grpc/proto-loader';
+
+/**
+ * Set, ListAppend and ListRemove. Without a stamp the backend stamps the
+ * entry itself with its clock (raised to at_least first).
+ */
+export interface SetRequest {
+  'target'?: (_binring_v1_Target | null);
+  'key'?: (string);
+  'value'?: (string);
+  'stamp'?: (_binring_v1_Stamp | null);
+  'atLeast'?: (number | string | Long);
+  'writer'?: (string);
+  'seq'?: (number);
+}
+
+/**
+ * Set, ListAppend and ListRemove. Without a stamp the backend stamps the
+ * entry itself with its clock (raised to at_least first).
+ */
+export interface SetRequest__Output {
+  'target': (_binring_v1_Target__Output | null);
+  'key': (string);
+  'value': (string);
+  'stamp': (_binring_v1_Stamp__Output | null);
+  'atLeast': (string);
+  'writer': (string);
+  'seq': (number);
+}

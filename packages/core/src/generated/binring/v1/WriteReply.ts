@@ -1,0 +1,22 @@
+// Original file: proto/binring/v1/storage.proto
+
+import type { Stamp as _binring_v1_Stamp, Stamp__Output as _binring_v1_Stamp__Output } from '../../binring/v1/Stamp.js';
+import type { Long } from '@grpc/proto-loader';
+
+export interface WriteReply {
+  'stamp'?: (_binring_v1_Stamp | null);
+  /**
+   * ListRemove: occurrences removed by this entry, decided when the backend
+   * first applied it.
+   */
+  'removed'?: (number | string | Long);
+}
+
+export interface WriteReply__Output {
+  'stamp': (_binring_v1_Stamp__Output | null);
+  /**
+   * ListRemove: occurrences removed by this entry, decided when the backend
+   * first applied it.
+   */
+  'removed': (string);
+}

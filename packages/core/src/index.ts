@@ -1,0 +1,53 @@
+// @binring/core: the pure parts every other package shares — the entry model,
+// stamps, limits, errors, the hash ring and the wire contract.
+
+export { type ClusterConfig, parseClusterConfig } from "./cluster-config.js";
+export type { ApplyOutcome, Entry, EntryKind } from "./entry.js";
+export {
+  BinringError,
+  errorFromStatus,
+  InvalidArgumentError,
+  NotReadyError,
+  OutOfRangeError,
+  StaleEpochError,
+  StatusCode,
+  type StatusCodeValue,
+  TimeoutError,
+  UnavailableError,
+} from "./errors.js";
+export { ringPoint } from "./hash.js";
+export { checkString, DEFAULT_LIMITS, type Limits, parseLimits } from "./limits.js";
+export {
+  DEFAULT_VIRTUAL_NODES,
+  HashRing,
+  type HashRingOptions,
+  type RingMember,
+  type RingSegment,
+} from "./ring.js";
+export { pointInRange, RING_SIZE, type RingRange, WHOLE_RING } from "./ring-range.js";
+export {
+  checkClock,
+  checkStamp,
+  checkWriterId,
+  compareStamps,
+  decodeStamp,
+  ENCODED_STAMP_LENGTH,
+  encodeStamp,
+  MAX_CLOCK,
+  newWriterId,
+  type Stamp,
+} from "./stamp.js";
+export { type KeyPattern, matchesPattern, type Storage } from "./storage.js";
+export {
+  bigintToWire,
+  entryFromWire,
+  entryToWire,
+  fromServiceError,
+  loadProtocol,
+  PROTO_DIR,
+  stampFromWire,
+  stampToWire,
+  toServiceError,
+  wireToBigint,
+} from "./wire.js";
+export type * from "./wire-types.js";

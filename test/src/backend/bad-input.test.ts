@@ -1,0 +1,142 @@
+// Garbage and boundary values over the wire: each gets a clear gRPC status
+// naming the field, nothing is written, and the backend stays up with its data.
+import { connect } from "node:net";
+import { BackendChannel, StorageClient } from "@binring/client";
+import { InvalidArgumentError, loadProtocol, OutOfRangeError } from "@binring/core";
+import * as grpc from "@grpc/grpc-js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type BackendProcess, RedisServer, startBackendProcess } from "../support/index.js";
+
+let redis: RedisServer;
+let backend: BackendProcess;
+let client: StorageClient;
+let channel: BackendChannel;
+
+beforeAll(async () => {
+  redis = await RedisServer.start();
+  backend = await startBackendProcess({ redisUrl: redis.url });
+  client = new StorageClient(backend.address);
+  channel = new BackendChannel(backend.address);
+  await client.set("precious", "data");
+  await client.listAppend("plist", "item");
+});
+afterAll(async () => {
+  await client.close();
+  channel.close();
+  await backend.child.kill("SIGTERM");
+  await redis.stop();
+});
+
+async function expectIntact(): Promise<void> {
+  expect(await client.get("precious")).toBe("data");
+  expect(await client.listGet("plist")).toEqual(["item"]);
+  expect(await client.keys()).toEqual(["precious"]);
+  expect(await client.listKeys()).toEqual(["plist"]);
+}
+
+describe("limits", () => {
+  it("accepts a key of exactly 4 KiB and a value of exactly 1 MiB", async () => {
+    const key = "k".repeat(4096);
+    const value = "v".repeat(1024 * 1024);
+    await client.set(key, value);
+    expect(await client.get(key)).toBe(value);
+    await client.set(key, "");
+  });
+
+  it.each([
+    ["key", () => client.set("k".repeat(4097), "v"), /key is 4097 bytes, over the limit of 4096 bytes/],
+    ["multi-byte key", () => client.set("é".repeat(2049), "v"), /key is 4098 bytes/],
+    [
+      "value",
+      () => client.set("k", "v".repeat(1024 * 1024 + 1)),
+      /value is 1048577 bytes, over the limit of 1048576/,
+    ],
+    ["list value", () => client.listAppend("plist", "v".repeat(1024 * 1024 + 1)), /value is 1048577 bytes/],
+    ["prefix", () => client.keys({ prefix: "p".repeat(5000) }), /prefix is 5000 bytes/],
+    ["suffix", () => client.listKeys({ suffix: "s".repeat(5000) }), /suffix is 5000 bytes/],
+  ])("refuses an over-long %s with INVALID_ARGUMENT naming it", async (_name, call, message) => {
+    const error = await call().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect((error as Error).message).toMatch(message);
+    await expectIntact();
+  });
+});
+
+describe("malformed requests", () => {
+  it("refuses a malformed writer id or stamp", async () => {
+    await expect(
+      channel.execute({ set: { key: "precious", value: "evil", writer: "not-hex!" } }),
+    ).rejects.toThrow(/writer must be 16 lowercase hex digits, got "not-hex!"/);
+    await expect(
+      channel.execute({
+        set: { key: "precious", value: "evil", stamp: { clock: "999999", writer: "zz", seq: 1 } },
+      }),
+    ).rejects.toThrow(/stamp.writer must be 16 lowercase hex digits/);
+    await expectIntact();
+  });
+
+  it("refuses an empty batch operation without failing its neighbours", async () => {
+    const results = await Promise.allSettled([
+      channel.execute({}),
+      channel.execute({ get: { key: "precious" } }),
+    ]);
+    expect(results[0].status).toBe("rejected");
+    expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(/operation is empty/);
+    expect(results[1].status).toBe("fulfilled");
+  });
+
+  it("refuses to tick the clock past 2^64-1 and keeps counting below it", async () => {
+    const max = 2n ** 64n - 1n;
+    await expect(client.clock(max)).rejects.toBeInstanceOf(OutOfRangeError);
+    const near = await client.clock(max - 10n);
+    expect(near).toBe(max - 10n);
+    expect(await client.clock()).toBe(max - 9n);
+  });
+
+  it("refuses entries with a bad kind or no stamp in Apply", async () => {
+    await expect(
+      channel.apply(
+        [{ bin: "", key: "precious", kind: "set", value: "evil", stamp: { clock: 1n, writer: "x", seq: 0 } }],
+        0n,
+      ),
+    ).rejects.toThrow(/entries\[0\]\.stamp\.writer/);
+    await expectIntact();
+  });
+});
+
+describe("garbage on the wire", () => {
+  it("survives random bytes on its TCP port", async () => {
+    const [host, port] = [backend.address.split(":")[0]!, Number(backend.address.split(":")[1])];
+    await new Promise<void>((resolve) => {
+      const socket = connect(port, host, () => {
+        socket.write(Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)), () =>
+          socket.destroy(),
+        );
+      });
+      socket.on("close", () => resolve());
+    });
+    await expectIntact();
+  });
+
+  it("answers a gRPC call whose payload is not protobuf with an error status", async () => {
+    const raw = new grpc.Client(backend.address, grpc.credentials.createInsecure());
+    const status = await new Promise<grpc.ServiceError | null>((resolve) => {
+      raw.makeUnaryRequest(
+        "/binring.v1.Storage/Set",
+        () => Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f, 0x12, 0x99]),
+        (bytes: Buffer) => bytes,
+        {},
+        (error) => resolve(error),
+      );
+    });
+    raw.close();
+    expect(status?.code).toBeDefined();
+    expect(status?.code).not.toBe(grpc.status.OK);
+    await expectIntact();
+    // The service definition is still the one clients use.
+    expect(loadProtocol().Storage.service.Set.path).toBe("/binring.v1.Storage/Set");
+  });
+});

@@ -1,0 +1,85 @@
+// Idempotency of log entries, checked on a store engine: applying a batch of
+// entries once in order, or shuffled and twice, gives the same state. This is
+// what lets replicas converge and repairs be retried (HAZARDS.md 5).
+import type { StoreEngine } from "@binring/backend";
+import { type Entry, type EntryKind, newWriterId, WHOLE_RING } from "@binring/core";
+import { expect, it } from "vitest";
+
+/** A seeded generator, so a failing case can be replayed. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+function pick<T>(next: () => number, items: readonly T[]): T {
+  return items[Math.floor(next() * items.length)]!;
+}
+
+export function randomEntries(seed: number, count: number): Entry[] {
+  const next = random(seed);
+  const writers = [newWriterId(), newWriterId(), newWriterId()];
+  const kinds: EntryKind[] = ["set", "set", "append", "append", "append", "remove"];
+  return Array.from({ length: count }, (_, seq) => ({
+    bin: pick(next, ["", "alpha", "β|:"]),
+    key: pick(next, ["k1", "k2", "", "k:3"]),
+    kind: pick(next, kinds),
+    value: pick(next, ["", "x", "y", "z"]),
+    stamp: { clock: BigInt(Math.floor(next() * 50)), writer: pick(next, writers), seq },
+  }));
+}
+
+function shuffled<T>(items: readonly T[], seed: number): T[] {
+  const next = random(seed);
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy;
+}
+
+/** Everything a reader can observe, plus the entries a repair would copy. */
+export async function observableState(engine: StoreEngine) {
+  const state: Record<string, unknown> = {};
+  for (const bin of ["", "alpha", "β|:"]) {
+    state[`${bin}/keys`] = await engine.keys(bin, {});
+    state[`${bin}/listKeys`] = await engine.listKeys(bin, {});
+    for (const key of ["k1", "k2", "", "k:3"]) {
+      state[`${bin}/${key}/get`] = await engine.getString(bin, key);
+      state[`${bin}/${key}/list`] = await engine.getList(bin, key);
+    }
+  }
+  const scanned: string[] = [];
+  for await (const batch of engine.scan(WHOLE_RING, 7)) {
+    for (const entry of batch) {
+      scanned.push(JSON.stringify({ ...entry, stamp: { ...entry.stamp, clock: String(entry.stamp.clock) } }));
+    }
+  }
+  state.scan = scanned.sort();
+  return state;
+}
+
+export function itAppliesEntriesIdempotently(openEngine: () => Promise<StoreEngine>): void {
+  it.each([1, 2, 3, 4, 5])("re-applying a shuffled batch changes nothing (seed %i)", async (seed) => {
+    const entries = randomEntries(seed, 300);
+    const inOrder = await openEngine();
+    await inOrder.apply(entries);
+    const expected = await observableState(inOrder);
+
+    const shuffledTwice = await openEngine();
+    await shuffledTwice.apply(shuffled(entries, seed + 100));
+    await shuffledTwice.apply(shuffled(entries, seed + 200));
+    expect(await observableState(shuffledTwice)).toEqual(expected);
+
+    // One at a time, reversed: a different interleaving of the same entries.
+    const oneByOne = await openEngine();
+    for (const entry of [...entries].reverse()) await oneByOne.apply([entry]);
+    expect(await observableState(oneByOne)).toEqual(expected);
+  });
+}

@@ -1,0 +1,39 @@
+// The Storage contract and entry idempotency on both store engines, in-process.
+import { BackendNode, LocalStorage, MemoryEngine, RedisEngine, type StoreEngine } from "@binring/backend";
+import { DEFAULT_LIMITS } from "@binring/core";
+import { afterAll, beforeAll, describe } from "vitest";
+import { RedisServer } from "../support/index.js";
+import { itAppliesEntriesIdempotently } from "./engine-idempotency.js";
+import { describeStorageConformance } from "./storage-conformance.js";
+
+function fixtureOn(engine: StoreEngine) {
+  const node = new BackendNode({ engine, limits: DEFAULT_LIMITS });
+  return { open: () => new LocalStorage(node) };
+}
+
+describeStorageConformance("memory engine", async () => fixtureOn(new MemoryEngine()));
+
+describe("redis engine", () => {
+  let redis: RedisServer;
+  const engines: RedisEngine[] = [];
+  let prefixes = 0;
+  // One redis-server for the file; each test gets its own key prefix, so tests never see each other's data.
+  const openEngine = async () => {
+    const engine = new RedisEngine({ url: redis.url, keyPrefix: `t${prefixes++}:` });
+    engines.push(engine);
+    await engine.waitUntilReady();
+    return engine;
+  };
+  beforeAll(async () => {
+    redis = await RedisServer.start();
+  });
+  afterAll(async () => {
+    await Promise.all(engines.map((engine) => engine.close()));
+    await redis.stop();
+  });
+
+  describeStorageConformance("redis engine", async () => fixtureOn(await openEngine()));
+  describe("idempotency", () => itAppliesEntriesIdempotently(openEngine));
+});
+
+describe("memory engine idempotency", () => itAppliesEntriesIdempotently(async () => new MemoryEngine()));

@@ -1,0 +1,59 @@
+// Starts `binring` subcommands as real child processes, the way operators do.
+import { fileURLToPath } from "node:url";
+import { ChildProcess } from "./child.js";
+
+export const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+export const CLI_MAIN = `${REPO_ROOT}packages/cli/dist/main.js`;
+
+export interface BackendProcessOptions {
+  redisUrl?: string;
+  keyPrefix?: string;
+  /** host:port to listen on. @default "127.0.0.1:0" */
+  listen?: string;
+  ready?: boolean;
+  extraArgs?: string[];
+}
+
+export interface BackendProcess {
+  address: string;
+  child: ChildProcess;
+}
+
+/** `binring backend`, resolved once it logs the address it listens on. */
+export async function startBackendProcess(options: BackendProcessOptions = {}): Promise<BackendProcess> {
+  const store = options.redisUrl ? ["--redis", options.redisUrl] : ["--store", "memory"];
+  const args = [
+    CLI_MAIN,
+    "backend",
+    "--listen",
+    options.listen ?? "127.0.0.1:0",
+    ...store,
+    ...(options.keyPrefix ? ["--key-prefix", options.keyPrefix] : []),
+    ...(options.ready ? ["--ready"] : []),
+    ...(options.extraArgs ?? []),
+  ];
+  const { child, match } = await ChildProcess.spawn("backend", process.execPath, args, {
+    readyLine: /"address":"([^"]+)","incarnation"/,
+    timeoutMs: 20_000,
+  });
+  return { address: match[1]!, child };
+}
+
+/** Runs `binring ARGS...` to completion and returns its exit code and output. */
+export async function runCli(
+  args: string[],
+  options: { cwd?: string; timeoutMs?: number } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const { execFile } = await import("node:child_process");
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [CLI_MAIN, ...args],
+      { cwd: options.cwd ?? REPO_ROOT, timeout: options.timeoutMs ?? 30_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}

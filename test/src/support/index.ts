@@ -1,0 +1,15 @@
+// Test support: real redis-servers, real binring processes, waiting on conditions.
+export {
+  type BackendProcess,
+  type BackendProcessOptions,
+  CLI_MAIN,
+  REPO_ROOT,
+  runCli,
+  startBackendProcess,
+} from "./binring-process.js";
+export { ChildProcess, type SpawnOptions } from "./child.js";
+export { freePort } from "./free-port.js";
+export { type ClusterMember, LocalCluster, type LocalClusterOptions } from "./local-cluster.js";
+export { RedisServer, type RedisServerOptions } from "./redis-server.js";
+export { type WaitOptions, waitFor } from "./wait-for.js";
+export { Workload, type WorkloadOptions } from "./workload.js";
