@@ -56,11 +56,16 @@ export interface HeartbeatCommand {
   ready?: boolean;
   /** How long a grant lasts; 0 means until revoked. */
   leaseMs: number;
+  /** A grant applies only to this incarnation; undefined: any. */
+  incarnation?: string;
+  /** The grant follows a fill: it clears needsFill (a plain renewal does not). */
+  filled?: boolean;
 }
 
 export interface BackendState extends StoreStats {
   incarnation: string;
   ready: boolean;
+  needsFill: boolean;
   epoch: bigint;
   clock: bigint;
   storeOk: boolean;
@@ -88,6 +93,8 @@ export class BackendNode {
   #ready: boolean;
   /** When readiness lapses (in #now() time); undefined when it does not. */
   #readyUntil: number | undefined;
+  /** The store refused a write since readiness was last granted: writers may have skipped this backend. */
+  #needsFill = false;
 
   constructor(options: BackendNodeOptions) {
     this.#engine = options.engine;
@@ -218,7 +225,10 @@ export class BackendNode {
     try {
       return await write();
     } catch (error) {
-      if (error instanceof UnavailableError) this.#ready = false;
+      if (error instanceof UnavailableError) {
+        this.#ready = false;
+        this.#needsFill = true;
+      }
       throw error;
     }
   }
@@ -234,8 +244,10 @@ export class BackendNode {
   /** A keeper's heartbeat: adopt its epoch, raise the clock, grant or revoke readiness. */
   async heartbeat(command: HeartbeatCommand): Promise<BackendState> {
     if (command.epoch > this.#epoch) this.#epoch = command.epoch;
-    if (command.ready === true) {
+    const forMe = command.incarnation === undefined || command.incarnation === this.incarnation;
+    if (command.ready === true && forMe && (command.filled || !this.#needsFill)) {
       this.#ready = true;
+      this.#needsFill = false;
       this.#readyUntil = command.leaseMs > 0 ? this.#now() + command.leaseMs : undefined;
     } else if (command.ready === false) {
       this.#ready = false;
@@ -256,6 +268,7 @@ export class BackendNode {
     return {
       incarnation: this.incarnation,
       ready: this.ready,
+      needsFill: this.#needsFill,
       epoch: this.#epoch,
       clock: this.clock.peek(),
       storeOk,

@@ -91,6 +91,8 @@ export class StorageService {
                 ? false
                 : undefined,
           leaseMs: Number(wireToBigint(request.leaseMs)),
+          incarnation: request.incarnation || undefined,
+          filled: request.filled,
         });
         return {
           incarnation: state.incarnation,
@@ -101,6 +103,7 @@ export class StorageService {
           lists: String(state.lists),
           bins: String(state.bins),
           storeOk: state.storeOk,
+          needsFill: state.needsFill,
         };
       }),
     };

@@ -6,9 +6,13 @@ import { CliError } from "./cli-error.js";
 import { BACKEND_USAGE, backendCommand } from "./commands/backend.js";
 import { DATA_COMMANDS, dataCommand, dataUsage } from "./commands/data.js";
 import { DEV_USAGE, devCommand } from "./commands/dev.js";
+import { KEEPER_USAGE, keeperCommand } from "./commands/keeper.js";
+import { STATUS_USAGE, statusCommand } from "./commands/status.js";
 
 const COMMANDS: Record<string, { usage: string; run(args: string[]): Promise<void> }> = {
   backend: { usage: BACKEND_USAGE, run: backendCommand },
+  keeper: { usage: KEEPER_USAGE, run: keeperCommand },
+  status: { usage: STATUS_USAGE, run: statusCommand },
   dev: { usage: DEV_USAGE, run: devCommand },
   ...Object.fromEntries(
     Object.keys(DATA_COMMANDS).map((name) => [

@@ -1,8 +1,9 @@
 // Child processes started by `binring dev`: redis-servers and binring
 // backends, each waited on until it serves, and all stopped together.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { createWriteStream, mkdirSync } from "node:fs";
 import { createServer } from "node:net";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Logger } from "pino";
 import { CliError } from "./cli-error.js";
@@ -48,9 +49,17 @@ export function startChild(
   args: string[],
   ready: RegExp,
   logger: Logger,
+  /** Every line of output is appended here. */
+  logFile?: string,
 ): Promise<Child> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
+    if (logFile) {
+      mkdirSync(dirname(logFile), { recursive: true });
+      const log = createWriteStream(logFile, { flags: "a" });
+      child.stdout.pipe(log);
+      child.stderr.pipe(log);
+    }
     let tail = "";
     let done = false;
     const timer = setTimeout(
@@ -82,7 +91,13 @@ export function startChild(
   });
 }
 
-export function startRedis(name: string, port: number, dir: string, logger: Logger): Promise<Child> {
+export function startRedis(
+  name: string,
+  port: number,
+  dir: string,
+  logger: Logger,
+  logFile?: string,
+): Promise<Child> {
   mkdirSync(dir, { recursive: true });
   return startChild(
     name,
@@ -90,6 +105,7 @@ export function startRedis(name: string, port: number, dir: string, logger: Logg
     ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--appendonly", "yes", "--save", ""],
     /Ready to accept connections/,
     logger,
+    logFile,
   );
 }
 

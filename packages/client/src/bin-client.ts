@@ -15,6 +15,7 @@ import {
 import { type Logger, pino } from "pino";
 import { BackendChannel } from "./backend-channel.js";
 import { Bin } from "./bin.js";
+import { ClusterView } from "./cluster-view.js";
 import { Reachability } from "./reachability.js";
 
 export interface BinClientOptions {
@@ -28,6 +29,8 @@ export interface BinClientOptions {
   backendCallTimeoutMs?: number;
   /** How often backends that failed are probed. @default 1000 */
   probeIntervalMs?: number;
+  /** How often the cluster view is fetched from keepers. @default 2000 */
+  viewRefreshMs?: number;
   /** @default a silent logger */
   logger?: Logger;
 }
@@ -47,6 +50,7 @@ export class BinClient {
   readonly callTimeoutMs: number;
   readonly logger: Logger;
   readonly reachability: Reachability;
+  readonly view: ClusterView;
   readonly #channels = new Map<string, BackendChannel>();
   readonly #bins = new Map<string, Bin>();
   #seq = 0;
@@ -74,6 +78,17 @@ export class BinClient {
         await this.channel(address).heartbeat({}, 1000);
       },
       logger: this.logger,
+    });
+    this.view = new ClusterView({
+      keepers: config.keepers,
+      refreshIntervalMs: options.viewRefreshMs ?? 2000,
+      minRefreshGapMs: 100,
+      logger: this.logger,
+      // The keepers saw these answer after this client may have marked them down: a
+      // write must not skip a backend the cluster counts as a replica (it may be ready).
+      onNewerView: (alive) => {
+        for (const address of alive) this.reachability.markUp(address);
+      },
     });
   }
 
@@ -105,9 +120,10 @@ export class BinClient {
     return bin;
   }
 
-  /** The bin's replicas among the backends this client can reach, primary first. */
+  /** The bin's replicas among the backends that are neither dead in the view nor unreachable, primary first. */
   placement(point: number): Placement {
-    return { point, replicas: this.ring.replicasAt(point, (id) => !this.reachability.isDown(id), REPLICAS) };
+    const isLive = (id: string) => !this.view.isDead(id) && !this.reachability.isDown(id);
+    return { point, replicas: this.ring.replicasAt(point, isLive, REPLICAS) };
   }
 
   channel(address: string): BackendChannel {
@@ -118,7 +134,7 @@ export class BinClient {
 
   /** The epoch of the cluster view this client acts on (0: no view). */
   get epoch(): bigint {
-    return 0n;
+    return this.view.epoch;
   }
 
   nextSeq(): number {
@@ -138,6 +154,7 @@ export class BinClient {
   async close(): Promise<void> {
     this.#closed = true;
     this.reachability.close();
+    this.view.close();
     for (const channel of this.#channels.values()) channel.close();
   }
 }

@@ -49,7 +49,7 @@ export class Bin implements Storage {
   }
 
   async get(key: string): Promise<string | null> {
-    const { get } = await this.#read({ get: { target: this.#target(true), key } });
+    const { get } = await this.#read((target) => ({ get: { target, key } }));
     if (get?.stamp) this.client.observeClock(wireToBigint(get.stamp.clock));
     return get?.found ? get.value : null;
   }
@@ -60,12 +60,12 @@ export class Bin implements Storage {
   }
 
   async keys(pattern: KeyPattern = {}): Promise<string[]> {
-    const { keys } = await this.#read({ keys: { target: this.#target(true), ...pattern } });
+    const { keys } = await this.#read((target) => ({ keys: { target, ...pattern } }));
     return keys?.keys ?? [];
   }
 
   async listGet(key: string): Promise<string[]> {
-    const { listGet } = await this.#read({ listGet: { target: this.#target(true), key } });
+    const { listGet } = await this.#read((target) => ({ listGet: { target, key } }));
     return listGet?.values ?? [];
   }
 
@@ -79,7 +79,7 @@ export class Bin implements Storage {
   }
 
   async listKeys(pattern: KeyPattern = {}): Promise<string[]> {
-    const { keys } = await this.#read({ listKeys: { target: this.#target(true), ...pattern } });
+    const { keys } = await this.#read((target) => ({ listKeys: { target, ...pattern } }));
     return keys?.keys ?? [];
   }
 
@@ -90,8 +90,7 @@ export class Bin implements Storage {
   async clock(atLeast = 0n): Promise<bigint> {
     checkClock("atLeast", atLeast);
     const clock = wireToBigint(
-      (await this.#read({ clock: { target: this.#target(true), atLeast: bigintToWire(atLeast) } })).clock
-        ?.clock,
+      (await this.#read((target) => ({ clock: { target, atLeast: bigintToWire(atLeast) } }))).clock?.clock,
     );
     // A replica that misses the raise (down, slow) is behind; it catches up through keepers' clock sync.
     const floor = {
@@ -109,8 +108,13 @@ export class Bin implements Storage {
     return clock;
   }
 
-  /** Runs a read on the first replica that can serve it, until the deadline. */
-  async #read(operation: Parameters<BackendChannel["execute"]>[0]): Promise<OperationResult__Output> {
+  /**
+   * Runs a read on the first replica that can serve it, until the deadline.
+   * The request is rebuilt per attempt: it carries the current view's epoch.
+   */
+  async #read(
+    operation: (target: Target) => Parameters<BackendChannel["execute"]>[0],
+  ): Promise<OperationResult__Output> {
     const deadline = Date.now() + this.client.callTimeoutMs;
     let lastError: unknown = new UnavailableError(
       `no backend of bin ${JSON.stringify(this.name)} is reachable`,
@@ -118,14 +122,14 @@ export class Bin implements Storage {
     for (let attempt = 0; ; attempt++) {
       for (const address of this.client.placement(this.point).replicas) {
         try {
-          return await this.client.channel(address).execute(operation);
+          return await this.client.channel(address).execute(operation(this.#target(true)));
         } catch (error) {
           this.#noteFailure(address, error);
           lastError = error;
         }
       }
       if (Date.now() >= deadline) throw this.#gaveUp("read", lastError);
-      await pause(attempt);
+      await Promise.all([pause(attempt), this.client.view.refresh()]);
     }
   }
 
@@ -173,7 +177,7 @@ export class Bin implements Storage {
         lastError = error;
       }
       if (Date.now() >= deadline) throw this.#gaveUp("write", lastError);
-      await pause(attempt);
+      await Promise.all([pause(attempt), this.client.view.refresh()]);
     }
   }
 
@@ -194,6 +198,8 @@ export class Bin implements Storage {
     const kind = classifyFailure(error);
     if (kind === "fatal") throw error;
     if (kind === "gone") this.client.reachability.markDown(address, (error as Error).message);
+    // A newer view may drop a dead replica or reveal a newer epoch: fetch it (rate-limited).
+    if (kind === "stale-view" || kind === "retry") void this.client.view.refresh();
   }
 
   #gaveUp(what: string, lastError: unknown): Error {

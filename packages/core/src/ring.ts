@@ -15,11 +15,11 @@ export interface RingSegment extends RingRange {
 }
 
 export interface HashRingOptions {
-  /** Virtual nodes per member: more spread bins more evenly at a small cost in memory. @default 256 */
+  /** Virtual nodes per member: more spread bins more evenly at a small cost in memory. @default 512 */
   virtualNodes?: number;
 }
 
-export const DEFAULT_VIRTUAL_NODES = 256;
+export const DEFAULT_VIRTUAL_NODES = 512;
 
 export class HashRing {
   readonly members: readonly RingMember[];
@@ -101,6 +101,32 @@ export class HashRing {
     }
     if (merged.length === 1) return [{ start: 0, end: 0, replicas: merged[0]!.replicas }];
     return merged;
+  }
+
+  /**
+   * Where placement differs between two liveness sets: maximal stretches of
+   * the ring with their replicas before and after (stretches that did not
+   * change are left out).
+   */
+  changes(
+    wasLive: (id: string) => boolean,
+    isLive: (id: string) => boolean,
+    count = 3,
+  ): { start: number; end: number; before: string[]; after: string[] }[] {
+    const total = this.#points.length;
+    const changes: { start: number; end: number; before: string[]; after: string[] }[] = [];
+    for (let i = 0; i < total; i++) {
+      const start = (this.#points[(i - 1 + total) % total]! + 1) % RING_SIZE;
+      const end = (this.#points[i]! + 1) % RING_SIZE;
+      const before = this.replicasAt(this.#points[i]!, wasLive, count);
+      const after = this.replicasAt(this.#points[i]!, isLive, count);
+      if (sameList(before, after)) continue;
+      const last = changes[changes.length - 1];
+      if (last && last.end === start && sameList(last.before, before) && sameList(last.after, after))
+        last.end = end;
+      else changes.push({ start: total === 1 ? 0 : start, end: total === 1 ? 0 : end, before, after });
+    }
+    return changes;
   }
 
   #firstAtOrAfter(point: number): number {

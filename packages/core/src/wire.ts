@@ -9,6 +9,7 @@ import { BinringError, errorFromStatus, InvalidArgumentError, StatusCode } from 
 import type { Entry__Output, Entry as WireEntry } from "./generated/binring/v1/Entry.js";
 import type { EntryKind__Output } from "./generated/binring/v1/EntryKind.js";
 import type { Stamp__Output, Stamp as WireStamp } from "./generated/binring/v1/Stamp.js";
+import type { ProtoGrpcType as KeeperProtoGrpcType } from "./generated/keeper.js";
 import type { ProtoGrpcType } from "./generated/storage.js";
 import type { Stamp } from "./stamp.js";
 
@@ -22,13 +23,13 @@ const LOADER_OPTIONS: protoLoader.Options = {
   includeDirs: [PROTO_DIR],
 };
 
-let loaded: ProtoGrpcType | undefined;
+let loaded: (ProtoGrpcType & KeeperProtoGrpcType) | undefined;
 
-/** The binring.v1 package, loaded once per process. */
-export function loadProtocol(): ProtoGrpcType["binring"]["v1"] {
+/** The binring.v1 package (Storage and Keeper services), loaded once per process. */
+export function loadProtocol(): (ProtoGrpcType & KeeperProtoGrpcType)["binring"]["v1"] {
   loaded ??= grpc.loadPackageDefinition(
-    protoLoader.loadSync("binring/v1/storage.proto", LOADER_OPTIONS),
-  ) as unknown as ProtoGrpcType;
+    protoLoader.loadSync(["binring/v1/storage.proto", "binring/v1/keeper.proto"], LOADER_OPTIONS),
+  ) as unknown as ProtoGrpcType & KeeperProtoGrpcType;
   return loaded.binring.v1;
 }
 

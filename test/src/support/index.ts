@@ -9,7 +9,13 @@ export {
 } from "./binring-process.js";
 export { ChildProcess, type SpawnOptions } from "./child.js";
 export { freePort } from "./free-port.js";
-export { type ClusterMember, LocalCluster, type LocalClusterOptions } from "./local-cluster.js";
+export { type KeeperStatus, keeperStatus, waitForSettled } from "./keeper-status.js";
+export {
+  type ClusterMember,
+  FAST_KEEPER_ARGS,
+  LocalCluster,
+  type LocalClusterOptions,
+} from "./local-cluster.js";
 export { RedisServer, type RedisServerOptions } from "./redis-server.js";
 export { type WaitOptions, waitFor } from "./wait-for.js";
 export { Workload, type WorkloadOptions } from "./workload.js";

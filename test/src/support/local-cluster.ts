@@ -1,7 +1,13 @@
 // A cluster of real processes for tests: N redis-servers, each with one
-// `binring backend` process in front of it. Backends can be killed, paused and
-// restarted (on their old Redis, or on an empty one) by index.
-import { type BackendProcess, startBackendProcess } from "./binring-process.js";
+// `binring backend` process in front of it, and optionally keeper processes
+// reading a cluster file. Backends and keepers can be killed, paused and
+// restarted by address or index.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type BackendProcess, CLI_MAIN, startBackendProcess } from "./binring-process.js";
+import { ChildProcess } from "./child.js";
+import { freePort } from "./free-port.js";
 import { RedisServer } from "./redis-server.js";
 
 export interface ClusterMember {
@@ -10,24 +16,63 @@ export interface ClusterMember {
   address: string;
 }
 
+/** Keeper timing for tests: dead within about a second, leases shorter than that. */
+export const FAST_KEEPER_ARGS = [
+  "--heartbeat-ms",
+  "200",
+  "--misses",
+  "3",
+  "--lease-ms",
+  "500",
+  "--probe-timeout-ms",
+  "150",
+  "--clock-sync-ms",
+  "100",
+];
+
 export interface LocalClusterOptions {
+  /** Backends listed in the cluster file. */
   backends: number;
-  /** Start backends ready (a fresh cluster without keepers). @default true */
+  /** How many of them start now (the first ones); the rest start with restart(). @default all */
+  running?: number;
+  /** Keeper processes. @default 0 */
+  keepers?: number;
+  /** Flags for every keeper. @default FAST_KEEPER_ARGS */
+  keeperArgs?: string[];
+  /** Start backends ready. @default true without keepers, false with them (keepers bootstrap) */
   ready?: boolean;
 }
 
 export class LocalCluster {
-  private constructor(readonly members: ClusterMember[]) {}
+  readonly keeperProcesses: (ChildProcess | undefined)[] = [];
+
+  private constructor(
+    readonly members: ClusterMember[],
+    readonly keepers: string[],
+    readonly configPath: string,
+    private readonly keeperArgs: string[],
+  ) {}
 
   static async start(options: LocalClusterOptions): Promise<LocalCluster> {
+    const keeperCount = options.keepers ?? 0;
+    const ready = options.ready ?? keeperCount === 0;
+    const running = options.running ?? options.backends;
     const members = await Promise.all(
-      Array.from({ length: options.backends }, async () => {
+      Array.from({ length: options.backends }, async (_, i) => {
         const redis = await RedisServer.start({ appendOnly: true });
-        const backend = await startBackendProcess({ redisUrl: redis.url, ready: options.ready ?? true });
+        if (i >= running) return { redis, backend: undefined, address: `127.0.0.1:${await freePort()}` };
+        const backend = await startBackendProcess({ redisUrl: redis.url, ready });
         return { redis, backend, address: backend.address };
       }),
     );
-    return new LocalCluster(members);
+    const keepers = await Promise.all(
+      Array.from({ length: keeperCount }, async () => `127.0.0.1:${await freePort()}`),
+    );
+    const configPath = join(mkdtempSync(join(tmpdir(), "binring-cluster-")), "binring.json");
+    writeFileSync(configPath, JSON.stringify({ backends: members.map((m) => m.address), keepers }, null, 2));
+    const cluster = new LocalCluster(members, keepers, configPath, options.keeperArgs ?? FAST_KEEPER_ARGS);
+    for (let i = 0; i < keeperCount; i++) await cluster.startKeeper(i);
+    return cluster;
   }
 
   get addresses(): string[] {
@@ -40,6 +85,23 @@ export class LocalCluster {
     return member;
   }
 
+  /** Starts keeper i (again) and resolves with its HTTP address once it serves. */
+  async startKeeper(i: number): Promise<string> {
+    const { child, match } = await ChildProcess.spawn(
+      `keeper-${i}`,
+      process.execPath,
+      [CLI_MAIN, "keeper", "--config", this.configPath, "--index", String(i), ...this.keeperArgs],
+      { readyLine: /"http":"([^"]+)"/ },
+    );
+    this.keeperProcesses[i] = child;
+    return match[1]!;
+  }
+
+  async killKeeper(i: number): Promise<void> {
+    await this.keeperProcesses[i]?.kill("SIGKILL");
+    this.keeperProcesses[i] = undefined;
+  }
+
   /** SIGKILLs the backend process, and its redis-server too when `withRedis`. */
   async kill(address: string, options: { withRedis?: boolean } = {}): Promise<void> {
     const member = this.member(address);
@@ -49,16 +111,17 @@ export class LocalCluster {
   }
 
   /**
-   * Starts the backend again on the same address. `redis: "old"` restarts its
-   * Redis from its append-only file (stale data); "empty" starts a new empty one.
+   * Starts the backend (again) on its address. `redis: "old"` keeps or
+   * restarts its Redis from its append-only file (stale data); "empty" starts
+   * a new empty one.
    */
   async restart(address: string, options: { redis?: "old" | "empty"; ready?: boolean } = {}): Promise<void> {
     const member = this.member(address);
     if (member.backend) await this.kill(address);
     if (options.redis === "empty") {
-      await member.redis.kill("SIGKILL");
+      await member.redis.destroy();
       member.redis = await RedisServer.start({ appendOnly: true });
-    } else if (options.redis === "old" && !member.redis.running) {
+    } else if (!member.redis.running) {
       await member.redis.restart();
     }
     member.backend = await startBackendProcess({
@@ -69,6 +132,7 @@ export class LocalCluster {
   }
 
   async stop(): Promise<void> {
+    await Promise.all(this.keeperProcesses.map((keeper) => keeper?.kill("SIGKILL")));
     await Promise.all(
       this.members.map(async (member) => {
         await member.backend?.child.kill("SIGKILL");

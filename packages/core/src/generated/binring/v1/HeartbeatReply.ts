@@ -17,6 +17,11 @@ export interface HeartbeatReply {
    * the store answers (false while Redis is unreachable)
    */
   'storeOk'?: (boolean);
+  /**
+   * the store refused a write since the last grant of readiness: writers may
+   * have skipped this backend, so it must be refilled before it is ready again
+   */
+  'needsFill'?: (boolean);
 }
 
 export interface HeartbeatReply__Output {
@@ -34,4 +39,9 @@ export interface HeartbeatReply__Output {
    * the store answers (false while Redis is unreachable)
    */
   'storeOk': (boolean);
+  /**
+   * the store refused a write since the last grant of readiness: writers may
+   * have skipped this backend, so it must be refilled before it is ready again
+   */
+  'needsFill': (boolean);
 }

@@ -19,6 +19,16 @@ export interface HeartbeatRequest {
    */
   'readiness'?: (_binring_v1_Readiness);
   'leaseMs'?: (number | string | Long);
+  /**
+   * A READY grant applies only to this incarnation (empty: any), so a backend
+   * that restarted since the keeper last heard from it is never made ready
+   * before it is filled.
+   */
+  'incarnation'?: (string);
+  /**
+   * READY after a fill: clears needs_fill. A plain renewal does not.
+   */
+  'filled'?: (boolean);
 }
 
 export interface HeartbeatRequest__Output {
@@ -37,4 +47,14 @@ export interface HeartbeatRequest__Output {
    */
   'readiness': (_binring_v1_Readiness__Output);
   'leaseMs': (string);
+  /**
+   * A READY grant applies only to this incarnation (empty: any), so a backend
+   * that restarted since the keeper last heard from it is never made ready
+   * before it is filled.
+   */
+  'incarnation': (string);
+  /**
+   * READY after a fill: clears needs_fill. A plain renewal does not.
+   */
+  'filled': (boolean);
 }

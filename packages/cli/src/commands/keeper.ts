@@ -1,0 +1,59 @@
+// `binring keeper`: runs keeper number --index of the cluster file until SIGTERM or SIGINT.
+import { startKeeper } from "@binring/keeper";
+import { parseAddress, parseFlags, parsePositiveInt, requireFlag } from "../args.js";
+import { CliError } from "../cli-error.js";
+import { readClusterFile } from "../cluster-file.js";
+import { createLogger } from "../logger.js";
+import { onShutdown } from "../shutdown.js";
+
+export const KEEPER_USAGE = `binring keeper --config binring.json --index I [--http HOST:PORT]
+    [--heartbeat-ms 1000] [--misses 3] [--lease-ms 2500] [--probe-timeout-ms 800] [--clock-sync-ms 500] [--copy-batch 2000]`;
+
+export async function keeperCommand(args: string[]): Promise<void> {
+  const { values } = parseFlags("keeper", args, {
+    config: { type: "string" },
+    index: { type: "string" },
+    http: { type: "string" },
+    "heartbeat-ms": { type: "string" },
+    misses: { type: "string" },
+    "lease-ms": { type: "string" },
+    "probe-timeout-ms": { type: "string" },
+    "clock-sync-ms": { type: "string" },
+    "copy-batch": { type: "string" },
+  });
+  const configPath = values.config ?? "binring.json";
+  const config = readClusterFile(configPath);
+  const indexText = requireFlag("keeper", "index", values.index);
+  const index = Number(indexText);
+  if (!/^\d+$/.test(indexText) || index >= config.keepers.length) {
+    throw new CliError(
+      `--index must be between 0 and ${config.keepers.length - 1} (the keepers listed in ${configPath}), got ${JSON.stringify(indexText)}`,
+    );
+  }
+  const listen = config.keepers[index]!;
+  const host = listen.slice(0, listen.lastIndexOf(":"));
+  const httpListen = parseAddress("http", values.http ?? `${host}:0`);
+  const logger = createLogger("keeper").child({ keeper: index });
+  const timing = {
+    heartbeatIntervalMs: parsePositiveInt("heartbeat-ms", values["heartbeat-ms"], 1000),
+    missesToDead: parsePositiveInt("misses", values.misses, 3),
+    leaseMs: parsePositiveInt("lease-ms", values["lease-ms"], 2500),
+    probeTimeoutMs: parsePositiveInt("probe-timeout-ms", values["probe-timeout-ms"], 800),
+    clockSyncIntervalMs: parsePositiveInt("clock-sync-ms", values["clock-sync-ms"], 500),
+    copyBatchSize: parsePositiveInt("copy-batch", values["copy-batch"], 2000),
+  };
+  let running: Awaited<ReturnType<typeof startKeeper>>;
+  try {
+    running = await startKeeper({
+      backends: config.backends,
+      listen,
+      httpListen,
+      name: `keeper-${index}`,
+      timing,
+      logger,
+    });
+  } catch (error) {
+    throw new CliError(`binring keeper: ${(error as Error).message}`, 1);
+  }
+  onShutdown(logger, () => running.close());
+}

@@ -1,0 +1,101 @@
+// The cluster view as the keepers publish it: which backends are dead, and the
+// epoch of that view. Refreshed from any reachable keeper every few seconds and
+// at once (rate-limited) when a call fails; without keepers it stays empty and
+// the client works from its own reachability table.
+import { type ClusterView__Output, type KeeperClient, loadProtocol, wireToBigint } from "@binring/core";
+import * as grpc from "@grpc/grpc-js";
+import type { Logger } from "pino";
+
+export interface ClusterViewOptions {
+  keepers: string[];
+  /** Called with the backends a newer view shows alive. */
+  onNewerView(alive: string[]): void;
+  /** @default 2000 */
+  refreshIntervalMs: number;
+  /** On-demand refreshes are at least this far apart. @default 100 */
+  minRefreshGapMs: number;
+  logger: Logger;
+}
+
+const KEEPER_CALL_TIMEOUT_MS = 1000;
+
+export class ClusterView {
+  /** Epoch of the newest view received; 0n until one arrived (no fencing). */
+  epoch = 0n;
+  #dead = new Set<string>();
+  readonly #keepers: KeeperClient[];
+  #next = 0;
+  #refreshing: Promise<void> | undefined;
+  #lastRefreshAt = 0;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: ClusterViewOptions) {
+    const Keeper = loadProtocol().Keeper;
+    this.#keepers = options.keepers.map(
+      (address) =>
+        new Keeper(address, grpc.credentials.createInsecure(), {
+          "grpc.initial_reconnect_backoff_ms": 100,
+          "grpc.max_reconnect_backoff_ms": 1000,
+        }),
+    );
+    if (this.#keepers.length > 0) {
+      this.#timer = setInterval(() => void this.refresh(), options.refreshIntervalMs);
+      this.#timer.unref();
+      void this.refresh();
+    }
+  }
+
+  isDead(address: string): boolean {
+    return this.#dead.has(address);
+  }
+
+  /** Fetches the view from the first keeper that answers; a no-op without keepers or when one just ran. */
+  refresh(): Promise<void> {
+    if (this.#keepers.length === 0) return Promise.resolve();
+    if (this.#refreshing) return this.#refreshing;
+    if (performance.now() - this.#lastRefreshAt < this.options.minRefreshGapMs) return Promise.resolve();
+    this.#refreshing = this.#fetch().finally(() => {
+      this.#refreshing = undefined;
+      this.#lastRefreshAt = performance.now();
+    });
+    return this.#refreshing;
+  }
+
+  async #fetch(): Promise<void> {
+    for (let tried = 0; tried < this.#keepers.length; tried++) {
+      const keeper = this.#keepers[this.#next % this.#keepers.length]!;
+      try {
+        this.#apply(await getView(keeper));
+        return;
+      } catch {
+        this.#next++;
+      }
+    }
+    this.options.logger.debug("no keeper answered; keeping the last view");
+  }
+
+  #apply(view: ClusterView__Output): void {
+    const epoch = wireToBigint(view.epoch);
+    if (epoch < this.epoch) return;
+    const newer = epoch > this.epoch;
+    this.epoch = epoch;
+    this.#dead = new Set(view.backends.filter((b) => b.state === "BACKEND_STATE_DEAD").map((b) => b.address));
+    if (newer) {
+      this.options.logger.debug({ epoch: epoch.toString() }, "cluster view updated");
+      this.options.onNewerView(view.backends.filter((b) => !this.#dead.has(b.address)).map((b) => b.address));
+    }
+  }
+
+  close(): void {
+    if (this.#timer) clearInterval(this.#timer);
+    for (const keeper of this.#keepers) keeper.close();
+  }
+}
+
+function getView(keeper: KeeperClient): Promise<ClusterView__Output> {
+  return new Promise((resolve, reject) => {
+    keeper.GetView({}, { deadline: new Date(Date.now() + KEEPER_CALL_TIMEOUT_MS) }, (error, view) =>
+      error || !view ? reject(error ?? new Error("empty view")) : resolve(view),
+    );
+  });
+}

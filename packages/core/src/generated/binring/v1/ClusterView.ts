@@ -1,0 +1,20 @@
+// Original file: proto/binring/v1/keeper.proto
+
+import type { BackendView as _binring_v1_BackendView, BackendView__Output as _binring_v1_BackendView__Output } from '../../binring/v1/BackendView.js';
+import type { Long } from '@grpc/proto-loader';
+
+/**
+ * Same epoch means same content; the epoch grows on every change.
+ */
+export interface ClusterView {
+  'epoch'?: (number | string | Long);
+  'backends'?: (_binring_v1_BackendView)[];
+}
+
+/**
+ * Same epoch means same content; the epoch grows on every change.
+ */
+export interface ClusterView__Output {
+  'epoch': (string);
+  'backends': (_binring_v1_BackendView__Output)[];
+}

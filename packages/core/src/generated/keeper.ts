@@ -1,0 +1,28 @@
+import type * as grpc from '@grpc/grpc-js';
+import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-loader';
+
+import type { BackendView as _binring_v1_BackendView, BackendView__Output as _binring_v1_BackendView__Output } from './binring/v1/BackendView.js';
+import type { ClusterView as _binring_v1_ClusterView, ClusterView__Output as _binring_v1_ClusterView__Output } from './binring/v1/ClusterView.js';
+import type { GetViewRequest as _binring_v1_GetViewRequest, GetViewRequest__Output as _binring_v1_GetViewRequest__Output } from './binring/v1/GetViewRequest.js';
+import type { KeeperClient as _binring_v1_KeeperClient, KeeperDefinition as _binring_v1_KeeperDefinition } from './binring/v1/Keeper.js';
+import type { StatusReply as _binring_v1_StatusReply, StatusReply__Output as _binring_v1_StatusReply__Output } from './binring/v1/StatusReply.js';
+import type { StatusRequest as _binring_v1_StatusRequest, StatusRequest__Output as _binring_v1_StatusRequest__Output } from './binring/v1/StatusRequest.js';
+
+type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
+  new(...args: ConstructorParameters<Constructor>): Subtype;
+};
+
+export interface ProtoGrpcType {
+  binring: {
+    v1: {
+      BackendState: EnumTypeDefinition
+      BackendView: MessageTypeDefinition<_binring_v1_BackendView, _binring_v1_BackendView__Output>
+      ClusterView: MessageTypeDefinition<_binring_v1_ClusterView, _binring_v1_ClusterView__Output>
+      GetViewRequest: MessageTypeDefinition<_binring_v1_GetViewRequest, _binring_v1_GetViewRequest__Output>
+      Keeper: SubtypeConstructor<typeof grpc.Client, _binring_v1_KeeperClient> & { service: _binring_v1_KeeperDefinition }
+      StatusReply: MessageTypeDefinition<_binring_v1_StatusReply, _binring_v1_StatusReply__Output>
+      StatusRequest: MessageTypeDefinition<_binring_v1_StatusRequest, _binring_v1_StatusRequest__Output>
+    }
+  }
+}
+

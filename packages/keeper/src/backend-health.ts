@@ -1,0 +1,90 @@
+// The one state machine of a backend's health, as a keeper sees it. Every
+// transition goes through setState(), which logs `from -> to`.
+//
+//   unknown --answer--> ready | filling
+//   ready --miss--> suspect --answer--> ready
+//   suspect --misses >= N and lease lapsed--> dead
+//   dead --answers again--> filling --filled--> ready
+//   ready | suspect --restarted, or lost writes--> filling
+import type { Logger } from "pino";
+
+export type HealthState = "unknown" | "ready" | "suspect" | "dead" | "filling";
+
+/** What one heartbeat reply said. */
+export interface ProbeReply {
+  incarnation: string;
+  ready: boolean;
+  needsFill: boolean;
+  storeOk: boolean;
+  epoch: bigint;
+  clock: bigint;
+  keys: number;
+  lists: number;
+  bins: number;
+}
+
+export class BackendHealth {
+  state: HealthState = "unknown";
+  /** Consecutive missed probes. */
+  misses = 0;
+  /**
+   * When the backend last answered (ms, keeper's monotonic clock). Starts at
+   * the keeper's start: a lease granted by an earlier keeper ran from before then.
+   */
+  lastAnswerAt: number;
+  /** When readiness was last granted (ms); the lease runs from then. */
+  lastGrantAt = Number.NEGATIVE_INFINITY;
+  /** The last answer; undefined until one came. */
+  last: ProbeReply | undefined;
+
+  constructor(
+    readonly address: string,
+    private readonly logger: Logger,
+    now: number,
+  ) {
+    this.lastAnswerAt = now;
+  }
+
+  setState(to: HealthState, reason: string): void {
+    if (to === this.state) return;
+    this.logger.info({ backend: this.address, from: this.state, to, reason }, "backend state");
+    this.state = to;
+  }
+
+  /**
+   * Records an answer. Returns "rejoined" when the backend must be refilled
+   * before it is ready: it was dead, it restarted (new incarnation), or its
+   * store refused a write.
+   */
+  answered(reply: ProbeReply, now: number): "rejoined" | "steady" {
+    const restarted = this.last !== undefined && this.last.incarnation !== reply.incarnation;
+    this.last = reply;
+    this.lastAnswerAt = now;
+    this.misses = 0;
+    if (this.state === "dead" || restarted || reply.needsFill) {
+      if (this.state !== "filling" || restarted) {
+        this.setState(
+          "filling",
+          restarted ? "restarted" : reply.needsFill ? "its store refused a write" : "answers again",
+        );
+        return "rejoined";
+      }
+      return "steady";
+    }
+    if (this.state === "suspect") this.setState("ready", "answers again");
+    return "steady";
+  }
+
+  /** Records a miss. Returns "died" when the backend is now to be declared dead. */
+  missed(now: number, missesToDead: number, leaseMs: number): "died" | "alive" {
+    this.misses++;
+    if (this.state === "dead") return "alive";
+    const leaseLapsed = now - Math.max(this.lastGrantAt, this.lastAnswerAt) > leaseMs;
+    if (this.misses >= missesToDead && leaseLapsed) {
+      this.setState("dead", `${this.misses} probes missed`);
+      return "died";
+    }
+    if (this.state === "ready") this.setState("suspect", "probe missed");
+    return "alive";
+  }
+}

@@ -1,0 +1,65 @@
+// Executes copy tasks: streams entries from every source and applies them to
+// the target in batches. Applying is idempotent, so a copy may be retried or
+// overlap with client writes (a union, never a replace: HAZARDS.md 5).
+import type { BackendChannel } from "@binring/client";
+import type { Logger } from "pino";
+import type { CopyTask } from "./repair-plan.js";
+
+export interface CopyProgress {
+  entriesCopied: number;
+  tasksDone: number;
+  tasksTotal: number;
+}
+
+/** Applies in flight per source: enough to keep the target busy while the source streams. */
+const APPLIES_IN_FLIGHT = 4;
+
+export interface CopyContext {
+  channel(address: string): BackendChannel;
+  epoch(): bigint;
+  batchSize: number;
+  logger: Logger;
+  progress: CopyProgress;
+}
+
+/** Copies one task; resolves true when at least one source was copied completely. */
+export async function copyTask(task: CopyTask, context: CopyContext): Promise<boolean> {
+  const outcomes = await Promise.all(
+    task.sources.map(async (source) => {
+      try {
+        await copyFrom(source, task, context);
+        return true;
+      } catch (error) {
+        context.logger.warn(
+          { source, target: task.target, err: (error as Error).message },
+          "copy from source failed",
+        );
+        return false;
+      }
+    }),
+  );
+  return outcomes.some(Boolean);
+}
+
+async function copyFrom(source: string, task: CopyTask, context: CopyContext): Promise<void> {
+  const target = context.channel(task.target);
+  const inFlight = new Set<Promise<void>>();
+  let failure: unknown;
+  for await (const entries of context.channel(source).scan(task.ranges, context.batchSize, 600_000)) {
+    if (failure) throw failure;
+    const apply: Promise<void> = target.apply(entries, context.epoch(), 60_000).then(
+      () => {
+        context.progress.entriesCopied += entries.length;
+        inFlight.delete(apply);
+      },
+      (error: unknown) => {
+        failure = error;
+        inFlight.delete(apply);
+      },
+    );
+    inFlight.add(apply);
+    if (inFlight.size >= APPLIES_IN_FLIGHT) await Promise.race(inFlight);
+  }
+  await Promise.all(inFlight);
+  if (failure) throw failure;
+}

@@ -1,0 +1,47 @@
+// A keeper's timing and sizing, with safe production defaults; tests shorten them.
+import { InvalidArgumentError } from "@binring/core";
+
+export interface KeeperTiming {
+  /** How often each backend is probed. @default 1000 */
+  heartbeatIntervalMs: number;
+  /** A probe that takes longer counts as a miss. @default 800 */
+  probeTimeoutMs: number;
+  /** Consecutive misses before a backend may be declared dead. @default 3 */
+  missesToDead: number;
+  /**
+   * How long a grant of readiness lasts on the backend. A backend is declared
+   * dead only after its lease has lapsed, so a paused backend that resumes
+   * cannot serve reads that miss writes. Must be below missesToDead × interval.
+   * @default 2500
+   */
+  leaseMs: number;
+  /** How often clocks are read and raised to their maximum. @default 500 */
+  clockSyncIntervalMs: number;
+  /** Entries per Scan message and per Apply call while copying. @default 2000 */
+  copyBatchSize: number;
+}
+
+export const DEFAULT_KEEPER_TIMING: Readonly<KeeperTiming> = Object.freeze({
+  heartbeatIntervalMs: 1000,
+  probeTimeoutMs: 800,
+  missesToDead: 3,
+  leaseMs: 2500,
+  clockSyncIntervalMs: 500,
+  copyBatchSize: 2000,
+});
+
+/** Fills defaults and rejects settings that would break the safety argument. */
+export function parseKeeperTiming(partial: Partial<KeeperTiming> = {}): KeeperTiming {
+  const timing = { ...DEFAULT_KEEPER_TIMING, ...partial };
+  for (const [field, value] of Object.entries(timing)) {
+    if (!Number.isSafeInteger(value) || value < 1) {
+      throw new InvalidArgumentError(`${field} must be a positive integer, got ${String(value)}`);
+    }
+  }
+  if (timing.leaseMs >= timing.missesToDead * timing.heartbeatIntervalMs) {
+    throw new InvalidArgumentError(
+      `leaseMs (${timing.leaseMs}) must be below missesToDead × heartbeatIntervalMs (${timing.missesToDead * timing.heartbeatIntervalMs}): a backend must not still be ready when it is declared dead`,
+    );
+  }
+  return timing;
+}

@@ -1,0 +1,37 @@
+// What to copy when placement changes. For every stretch of the ring whose
+// replicas changed, each backend that became a replica must receive the
+// entries of every other live holder, old or new: the union, because entries
+// are idempotent and any holder may have entries the others lack (in-flight
+// writes, HAZARDS.md 5 and 6).
+import type { HashRing, RingRange } from "@binring/core";
+
+export interface CopyTask {
+  target: string;
+  /** Live backends that held or hold these ranges; every one is copied from. */
+  sources: string[];
+  ranges: RingRange[];
+}
+
+export function planCopies(
+  ring: HashRing,
+  wasLive: (id: string) => boolean,
+  isLive: (id: string) => boolean,
+): CopyTask[] {
+  const tasks = new Map<string, CopyTask>();
+  for (const change of ring.changes(wasLive, isLive)) {
+    for (const target of change.after) {
+      if (change.before.includes(target)) continue;
+      const sources = [...new Set([...change.before, ...change.after])]
+        .filter((id) => id !== target && isLive(id))
+        .sort();
+      const key = `${target}\u0000${sources.join(",")}`;
+      let task = tasks.get(key);
+      if (!task) {
+        task = { target, sources, ranges: [] };
+        tasks.set(key, task);
+      }
+      task.ranges.push({ start: change.start, end: change.end });
+    }
+  }
+  return [...tasks.values()];
+}

@@ -1,0 +1,56 @@
+// Starts a keeper: its loops, its gRPC service and its HTTP status endpoint.
+import * as grpc from "@grpc/grpc-js";
+import { type Logger, pino } from "pino";
+import { Keeper } from "./keeper.js";
+import type { KeeperTiming } from "./keeper-options.js";
+import { addKeeperService } from "./keeper-service.js";
+import { startStatusServer } from "./status-server.js";
+
+export interface StartKeeperOptions {
+  backends: string[];
+  /** host:port for the gRPC service (port 0 picks one). */
+  listen: string;
+  /** host:port for HTTP /health and /status (port 0 picks one). */
+  httpListen: string;
+  name?: string;
+  timing?: Partial<KeeperTiming>;
+  logger?: Logger;
+}
+
+export interface RunningKeeper {
+  keeper: Keeper;
+  address: string;
+  httpAddress: string;
+  close(): Promise<void>;
+}
+
+export async function startKeeper(options: StartKeeperOptions): Promise<RunningKeeper> {
+  const logger = options.logger ?? pino({ level: "silent" });
+  const keeper = new Keeper({
+    backends: options.backends,
+    name: options.name,
+    timing: options.timing,
+    logger,
+  });
+  const server = new grpc.Server();
+  addKeeperService(server, keeper);
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(options.listen, grpc.ServerCredentials.createInsecure(), (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    ),
+  );
+  const address = `${options.listen.slice(0, options.listen.lastIndexOf(":"))}:${port}`;
+  const status = await startStatusServer(keeper, options.httpListen);
+  keeper.start();
+  logger.info({ address, http: status.address, backends: options.backends.length }, "keeper listening");
+  return {
+    keeper,
+    address,
+    httpAddress: status.address,
+    async close() {
+      await keeper.stop();
+      status.server.close();
+      await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+    },
+  };
+}

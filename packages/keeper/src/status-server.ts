@@ -1,0 +1,29 @@
+// The keeper's HTTP endpoints: GET /health (liveness) and GET /status (JSON).
+import { createServer, type Server } from "node:http";
+import type { Keeper } from "./keeper.js";
+
+export async function startStatusServer(
+  keeper: Keeper,
+  listen: string,
+): Promise<{ address: string; server: Server }> {
+  const server = createServer((request, response) => {
+    const send = (code: number, body: unknown) => {
+      response.writeHead(code, { "content-type": "application/json" });
+      response.end(JSON.stringify(body));
+    };
+    if (request.method !== "GET") return send(405, { error: "only GET is served" });
+    if (request.url === "/health")
+      return send(200, { ok: true, keeper: keeper.name, epoch: keeper.epoch.toString() });
+    if (request.url === "/status") return send(200, keeper.status());
+    return send(404, { error: `no such path ${request.url}; try /health or /status` });
+  });
+  const separator = listen.lastIndexOf(":");
+  const host = listen.slice(0, separator);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(Number(listen.slice(separator + 1)), host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return { address: `${host}:${port}`, server };
+}

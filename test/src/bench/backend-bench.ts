@@ -1,0 +1,59 @@
+// `npm run bench -- backend`: get and set through one backend process over
+// gRPC, beside raw ioredis GET/SET against the same redis-server.
+import { StorageClient } from "@binring/client";
+import { Redis } from "ioredis";
+import { startBackendProcess } from "../support/binring-process.js";
+import { RedisServer } from "../support/redis-server.js";
+import { fmt, type Measurement, measure, table } from "./measure.js";
+import { type BenchSettings, progress } from "./settings.js";
+
+export async function backendBench(settings: BenchSettings): Promise<string> {
+  const redis = await RedisServer.start();
+  const backend = await startBackendProcess({ redisUrl: redis.url, keyPrefix: "bench:" });
+  const client = new StorageClient(backend.address);
+  const raw = new Redis(redis.url, { enableAutoPipelining: true });
+  const value = "v".repeat(32);
+  const keys = 10_000;
+  const rows: (string | number)[][] = [];
+  try {
+    for (let i = 0; i < keys; i += 500) {
+      await Promise.all(Array.from({ length: 500 }, (_, j) => client.set(`key${i + j}`, value)));
+      await raw.mset(...Array.from({ length: 500 }, (_, j) => [`raw${i + j}`, value]).flat());
+    }
+    for (const concurrency of [1, 64]) {
+      const options = { concurrency, durationMs: settings.durationMs, warmupMs: settings.warmupMs };
+      const results: Record<string, Measurement> = {};
+      for (const [name, op] of [
+        ["backend set", (i: number) => client.set(`key${i % keys}`, value)],
+        ["raw SET", (i: number) => raw.set(`raw${i % keys}`, value)],
+        ["backend get", (i: number) => client.get(`key${i % keys}`)],
+        ["raw GET", (i: number) => raw.get(`raw${i % keys}`)],
+      ] as const) {
+        progress(`backend: ${name} at concurrency ${concurrency}`);
+        results[name] = await measure(op, options);
+      }
+      for (const [name, baseline] of [
+        ["backend set", "raw SET"],
+        ["backend get", "raw GET"],
+      ] as const) {
+        for (const label of [name, baseline]) {
+          const m = results[label]!;
+          rows.push([
+            label,
+            concurrency,
+            fmt.ops(m.opsPerSecond),
+            fmt.ms(m.p50Ms),
+            fmt.ms(m.p99Ms),
+            label === name ? fmt.ratio(m.opsPerSecond, results[baseline]!.opsPerSecond) : "100%",
+          ]);
+        }
+      }
+    }
+  } finally {
+    raw.disconnect();
+    await client.close();
+    await backend.child.kill("SIGTERM");
+    await redis.destroy();
+  }
+  return `## One backend over gRPC vs raw ioredis\n\n${table(["operation", "concurrency", "ops/s", "p50 ms", "p99 ms", "vs raw Redis"], rows)}\n`;
+}

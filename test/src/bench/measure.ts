@@ -1,0 +1,72 @@
+// Closed-loop load: `concurrency` workers each run one operation after another
+// for a fixed time, after a warm-up; latencies go into an HDR histogram.
+import * as hdr from "hdr-histogram-js";
+
+export interface Measurement {
+  opsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  p999Ms: number;
+  errors: number;
+}
+
+export interface MeasureOptions {
+  concurrency: number;
+  durationMs: number;
+  warmupMs: number;
+}
+
+export async function measure(
+  operation: (i: number) => Promise<unknown>,
+  options: MeasureOptions,
+): Promise<Measurement> {
+  const histogram = hdr.build({
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: 60_000_000,
+    numberOfSignificantValueDigits: 3,
+  });
+  let counter = 0;
+  let errors = 0;
+  let recording = false;
+  let completed = 0;
+  const warmupEnds = performance.now() + options.warmupMs;
+  const ends = warmupEnds + options.durationMs;
+  const worker = async () => {
+    for (;;) {
+      const start = performance.now();
+      if (start >= ends) return;
+      if (!recording && start >= warmupEnds) recording = true;
+      try {
+        await operation(counter++);
+        if (recording && start >= warmupEnds) {
+          histogram.recordValue(Math.max(1, Math.round((performance.now() - start) * 1000)));
+          completed++;
+        }
+      } catch {
+        errors++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency }, worker));
+  const result = {
+    opsPerSecond: completed / (options.durationMs / 1000),
+    p50Ms: histogram.getValueAtPercentile(50) / 1000,
+    p99Ms: histogram.getValueAtPercentile(99) / 1000,
+    p999Ms: histogram.getValueAtPercentile(99.9) / 1000,
+    errors,
+  };
+  histogram.destroy();
+  return result;
+}
+
+/** A markdown table. */
+export function table(header: string[], rows: (string | number)[][]): string {
+  const line = (cells: (string | number)[]) => `| ${cells.join(" | ")} |`;
+  return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
+}
+
+export const fmt = {
+  ops: (n: number) => Math.round(n).toLocaleString("en-US"),
+  ms: (n: number) => n.toFixed(2),
+  ratio: (a: number, b: number) => `${((a / b) * 100).toFixed(0)}%`,
+};

@@ -1,0 +1,62 @@
+// `npm run bench -- placement`: how evenly the ring spreads bins, and how many
+// move when one backend joins or leaves.
+import { DEFAULT_VIRTUAL_NODES, HashRing } from "@binring/core";
+import { fmt, table } from "./measure.js";
+import { progress } from "./settings.js";
+
+const BINS = 100_000;
+
+function backends(n: number): { id: string }[] {
+  return Array.from({ length: n }, (_, i) => ({ id: `10.0.${i >> 8}.${i & 255}:7000` }));
+}
+
+function primaries(ring: HashRing, bins: string[]): string[] {
+  return bins.map((bin) => ring.replicasFor(bin)[0]!);
+}
+
+export async function placementBench(): Promise<string> {
+  const bins = Array.from({ length: BINS }, (_, i) => `bin-${i}`);
+  const rows: (string | number)[][] = [];
+  for (const n of [6, 30, 300]) {
+    progress(`placement: ${n} backends`);
+    const started = performance.now();
+    const ring = new HashRing(backends(n));
+    const buildMs = performance.now() - started;
+    const lookupStarted = performance.now();
+    const before = primaries(ring, bins);
+    const lookupUs = ((performance.now() - lookupStarted) * 1000) / BINS;
+    const load = new Map<string, number>();
+    const replicaLoad = new Map<string, number>();
+    for (const bin of bins) {
+      ring.replicasFor(bin).forEach((id, i) => {
+        if (i === 0) load.set(id, (load.get(id) ?? 0) + 1);
+        replicaLoad.set(id, (replicaLoad.get(id) ?? 0) + 1);
+      });
+    }
+    const maxOverMean = Math.max(...load.values()) / (BINS / n);
+    const replicaMaxOverMean = Math.max(...replicaLoad.values()) / ((3 * BINS) / n);
+    const joined = primaries(new HashRing(backends(n + 1)), bins);
+    const left = primaries(new HashRing(backends(n).slice(1)), bins);
+    const movedJoin = joined.filter((p, i) => p !== before[i]).length / BINS;
+    const movedLeave = left.filter((p, i) => p !== before[i]).length / BINS;
+    rows.push([
+      n,
+      maxOverMean.toFixed(3),
+      replicaMaxOverMean.toFixed(3),
+      `${(movedJoin * 100).toFixed(2)}% (1/N+1 = ${((100 / (n + 1)) * 1).toFixed(2)}%)`,
+      `${(movedLeave * 100).toFixed(2)}% (1/N = ${(100 / n).toFixed(2)}%)`,
+      fmt.ms(buildMs),
+      lookupUs.toFixed(2),
+    ]);
+  }
+  const header = [
+    "backends",
+    "max/mean bins (primary)",
+    "max/mean (all 3 copies)",
+    "primaries moved on join",
+    "primaries moved on leave",
+    "ring build ms",
+    "µs per placement",
+  ];
+  return `## Placement of ${fmt.ops(BINS)} bins (${DEFAULT_VIRTUAL_NODES} virtual nodes per backend)\n\n${table(header, rows)}\n`;
+}

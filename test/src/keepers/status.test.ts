@@ -1,0 +1,45 @@
+// /status and `binring status` show a killed backend as dead within 3 s (with
+// production timing: a heartbeat per second, three misses) and a repair's progress.
+import { BinClient } from "@binring/client";
+import { afterAll, expect, it } from "vitest";
+import { keeperStatus, LocalCluster, runCli, waitFor, waitForSettled } from "../support/index.js";
+
+let cluster: LocalCluster | undefined;
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+it("reports a killed backend dead within 3 s, then the repair", async () => {
+  cluster = await LocalCluster.start({ backends: 4, keepers: 1, keeperArgs: ["--copy-batch", "50"] });
+  const http = (await cluster.keeperProcesses[0]!.waitForLine(/"http":"([^"]+)"/))[1]!;
+  await waitForSettled(http, Object.fromEntries(cluster.addresses.map((a) => [a, "ready"])));
+  const client = new BinClient({ backends: cluster.addresses, keepers: cluster.keepers });
+  for (let i = 0; i < 20; i++) {
+    await Promise.all(Array.from({ length: 100 }, (_, j) => client.bin(`b${j}`).set(`k${i}`, "v")));
+  }
+  expect((await fetch(`http://${http}/health`)).status).toBe(200);
+
+  const victim = cluster.addresses[0]!;
+  const killedAt = performance.now();
+  await cluster.kill(victim, { withRedis: true });
+  await waitFor(
+    "the keeper to report the victim dead",
+    async () => (await keeperStatus(http)).backends.find((b) => b.address === victim)?.state === "dead",
+  );
+  const detectionMs = performance.now() - killedAt;
+  // Three missed heartbeats at one per second; a little slack for the polling and process start.
+  expect(detectionMs).toBeLessThan(3500);
+
+  const cli = await runCli(["status", "--config", cluster.configPath]);
+  expect(cli.code).toBe(0);
+  expect(cli.stdout).toMatch(new RegExp(`${victim.replace(/\./g, "\\.")}\\s+dead`));
+  expect(cli.stdout).toMatch(/view epoch \d+/);
+  const settled = await waitForSettled(http, { [victim]: "dead" });
+  expect(
+    settled.completedRepairs.some((r) => r.kind === "repair" && r.backend === victim && r.entries > 0),
+  ).toBe(true);
+  const json = await runCli(["status", "--config", cluster.configPath, "--json"]);
+  expect(JSON.parse(json.stdout).backends).toHaveLength(4);
+  console.info(`status: dead after ${Math.round(detectionMs)} ms`);
+  await client.close();
+}, 60_000);
