@@ -1,6 +1,7 @@
-// The Redis store engine. Each entry kind is applied by one Lua script (lua/),
-// so concurrent requests never race between a read and a write. ioredis
-// auto-pipelines the commands that concurrent requests issue in the same tick.
+// The Redis store engine. Entries are applied by one Lua script
+// (lua/apply-entries.lua), so concurrent requests never race between a read
+// and a write; the entries of one event-loop turn share one script call, and
+// ioredis auto-pipelines the reads that concurrent requests issue together.
 //
 // Layout (one Redis per backend; <bin> is "<utf8 byte length>:<bin name>", so
 // "<bin><key>" never collides for distinct (bin, key) pairs):
@@ -47,6 +48,15 @@ function binTag(bin: string): string {
 
 type ScriptRunner = (keys: string[], args: (string | number)[]) => Promise<unknown>;
 
+interface PendingApply {
+  entries: readonly Entry[];
+  resolve(outcomes: ApplyOutcome[]): void;
+  reject(error: unknown): void;
+}
+
+/** Most entries in one script call: bounds how long one call holds Redis. */
+const ENTRIES_PER_SCRIPT_CALL = 1000;
+
 export interface RedisEngineOptions {
   /** redis:// URL of this backend's own Redis. */
   url: string;
@@ -56,10 +66,11 @@ export interface RedisEngineOptions {
 
 export class RedisEngine implements StoreEngine {
   readonly #redis: Redis;
-  readonly #applySet: ScriptRunner;
-  readonly #applyAppend: ScriptRunner;
-  readonly #applyRemove: ScriptRunner;
+  readonly #keyPrefix: string;
+  readonly #applyEntries: ScriptRunner;
   readonly #raiseClock: ScriptRunner;
+  #pending: PendingApply[] = [];
+  #flushScheduled = false;
 
   constructor(options: RedisEngineOptions) {
     this.#redis = new Redis(options.url, {
@@ -74,9 +85,8 @@ export class RedisEngine implements StoreEngine {
     });
     // Errors surface through the commands that fail; without a listener ioredis would print them.
     this.#redis.on("error", () => {});
-    this.#applySet = this.#define("applySet", "apply-set", 5);
-    this.#applyAppend = this.#define("applyAppend", "apply-append", 6);
-    this.#applyRemove = this.#define("applyRemove", "apply-remove", 7);
+    this.#keyPrefix = options.keyPrefix ?? "";
+    this.#applyEntries = this.#define("applyEntries", "apply-entries", 0);
     this.#raiseClock = this.#define("raiseClock", "raise-clock", 1);
   }
 
@@ -105,42 +115,54 @@ export class RedisEngine implements StoreEngine {
     }
   }
 
-  async apply(entries: readonly Entry[]): Promise<ApplyOutcome[]> {
-    return Promise.all(entries.map((entry) => this.#applyOne(entry)));
+  /**
+   * Applies entries idempotently. Entries applied in the same event-loop turn,
+   * by any number of concurrent requests, travel to Redis as one script call.
+   */
+  apply(entries: readonly Entry[]): Promise<ApplyOutcome[]> {
+    return new Promise((resolve, reject) => {
+      this.#pending.push({ entries, resolve, reject });
+      if (!this.#flushScheduled) {
+        this.#flushScheduled = true;
+        setImmediate(() => this.#flush());
+      }
+    });
   }
 
-  async #applyOne(entry: Entry): Promise<ApplyOutcome> {
-    const tag = binTag(entry.bin);
-    const stamp = encodeStamp(entry.stamp);
-    const point = ringPoint(entry.bin);
-    switch (entry.kind) {
-      case "set":
-        await this.#applySet(
-          [`s:${tag}${entry.key}`, `k:${tag}`, `ka:${tag}`, "bins", "n:keys"],
-          [stamp, entry.value, entry.key, point, entry.bin],
-        );
-        return { removed: 0 };
-      case "append":
-        await this.#applyAppend(
-          [`l:${tag}${entry.key}`, `lt:${tag}${entry.key}`, `lk:${tag}`, `la:${tag}`, "bins", "n:lists"],
-          [stamp, entry.value, entry.key, point, entry.bin],
-        );
-        return { removed: 0 };
-      case "remove": {
-        const removed = await this.#applyRemove(
-          [
-            `l:${tag}${entry.key}`,
-            `lt:${tag}${entry.key}`,
-            `lk:${tag}`,
-            `la:${tag}`,
-            "bins",
-            "n:lists",
-            `rr:${stamp}`,
-          ],
-          [stamp, entry.value, entry.key, point, entry.bin, REMOVE_RESULT_TTL_SECONDS],
-        );
-        return { removed: Number(removed) };
+  #flush(): void {
+    this.#flushScheduled = false;
+    const pending = this.#pending;
+    this.#pending = [];
+    let chunk: PendingApply[] = [];
+    let size = 0;
+    for (const request of pending) {
+      chunk.push(request);
+      size += request.entries.length;
+      if (size >= ENTRIES_PER_SCRIPT_CALL) {
+        void this.#applyChunk(chunk);
+        chunk = [];
+        size = 0;
       }
+    }
+    if (chunk.length > 0) void this.#applyChunk(chunk);
+  }
+
+  async #applyChunk(chunk: PendingApply[]): Promise<void> {
+    const args: (string | number)[] = [this.#keyPrefix, REMOVE_RESULT_TTL_SECONDS];
+    for (const { entries } of chunk) {
+      for (const entry of entries) {
+        args.push(entry.kind, binTag(entry.bin), entry.key, encodeStamp(entry.stamp), entry.value);
+        args.push(ringPoint(entry.bin), entry.bin);
+      }
+    }
+    try {
+      const results = (await this.#applyEntries([], args)) as number[];
+      let next = 0;
+      for (const { entries, resolve } of chunk) {
+        resolve(entries.map(() => ({ removed: Number(results[next++] ?? 0) })));
+      }
+    } catch (error) {
+      for (const { reject } of chunk) reject(error);
     }
   }
 

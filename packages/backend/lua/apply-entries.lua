@@ -1,0 +1,84 @@
+-- Applies a batch of entries in order, atomically, in one call (one call per
+-- batch instead of one per entry is what lets a backend keep up with Redis).
+-- Keys are built here from ARGV because their number is not known up front;
+-- binring runs one standalone Redis per backend, never Redis Cluster.
+--
+-- ARGV[1] key prefix, ARGV[2] seconds a remove's count is kept for retries,
+-- then 7 values per entry: kind ("set", "append" or "remove"), bin tag
+-- ("<byte length>:<bin>"), key, encoded stamp (40 bytes, ordered as the stamp),
+-- value, ring point of the bin, bin name.
+-- Returns one integer per entry: for a remove, the occurrences it removed
+-- (decided when first applied); otherwise 1 if it changed state, 0 if not.
+local prefix = ARGV[1]
+local ttl = ARGV[2]
+
+-- Keys of one bin and its indexes (see redis-engine.ts for the layout).
+local function register(tag, point, bin, all_keys, key)
+  if redis.call('SADD', prefix .. all_keys .. tag, key) == 1 then
+    redis.call('ZADD', prefix .. 'bins', point, bin)
+  end
+end
+
+-- The entry with the greatest stamp holds the value; an overwritten key stays one string.
+local function apply_set(tag, key, stamp, value, point, bin)
+  local entry_key = prefix .. 's:' .. tag .. key
+  local current = redis.call('GET', entry_key)
+  if current and string.sub(current, 1, 40) >= stamp then
+    return 0
+  end
+  redis.call('SET', entry_key, stamp .. value)
+  if value == '' then
+    redis.call('DECRBY', prefix .. 'n:keys', redis.call('SREM', prefix .. 'k:' .. tag, key))
+  else
+    redis.call('INCRBY', prefix .. 'n:keys', redis.call('SADD', prefix .. 'k:' .. tag, key))
+  end
+  if not current then register(tag, point, bin, 'ka:', key) end
+  return 1
+end
+
+-- Live appends are ZSET members "stamp .. value" scored 0, so ZRANGE is stamp order.
+local function apply_append(tag, key, stamp, value, point, bin)
+  local tombstone = redis.call('HGET', prefix .. 'lt:' .. tag .. key, value)
+  if tombstone and tombstone > stamp then
+    return 0
+  end
+  local added = redis.call('ZADD', prefix .. 'l:' .. tag .. key, 0, stamp .. value)
+  if added == 1 then
+    redis.call('INCRBY', prefix .. 'n:lists', redis.call('SADD', prefix .. 'lk:' .. tag, key))
+    register(tag, point, bin, 'la:', key)
+  end
+  return added
+end
+
+-- Deletes every append of the value with a smaller stamp and keeps the remove
+-- as the value's tombstone, so an older append arriving later stays removed.
+local function apply_remove(tag, key, stamp, value, point, bin)
+  local tombstones = prefix .. 'lt:' .. tag .. key
+  local result_key = prefix .. 'rr:' .. stamp
+  local tombstone = redis.call('HGET', tombstones, value)
+  if tombstone and tombstone >= stamp then
+    return tonumber(redis.call('GET', result_key) or '0')
+  end
+  redis.call('HSET', tombstones, value, stamp)
+  local list = prefix .. 'l:' .. tag .. key
+  local removed = 0
+  for _, member in ipairs(redis.call('ZRANGEBYLEX', list, '-', '(' .. stamp)) do
+    if string.sub(member, 41) == value then
+      redis.call('ZREM', list, member)
+      removed = removed + 1
+    end
+  end
+  if removed > 0 and redis.call('EXISTS', list) == 0 then
+    redis.call('DECRBY', prefix .. 'n:lists', redis.call('SREM', prefix .. 'lk:' .. tag, key))
+  end
+  redis.call('SET', result_key, removed, 'EX', ttl)
+  register(tag, point, bin, 'la:', key)
+  return removed
+end
+
+local appliers = { set = apply_set, append = apply_append, remove = apply_remove }
+local results = {}
+for i = 3, #ARGV, 7 do
+  results[#results + 1] = appliers[ARGV[i]](ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6])
+end
+return results
