@@ -6,12 +6,14 @@ import { REPO_ROOT } from "../support/binring-process.js";
 import { backendBench } from "./backend-bench.js";
 import { binsBench } from "./bins-bench.js";
 import { placementBench } from "./placement-bench.js";
+import { repairBench } from "./repair-bench.js";
 import { type BenchSettings, progress } from "./settings.js";
 
 const BENCHMARKS: Record<string, (settings: BenchSettings) => Promise<string>> = {
   placement: placementBench,
   backend: backendBench,
   bins: binsBench,
+  repair: repairBench,
 };
 
 function machine(): string {
