@@ -25,7 +25,8 @@ import {
 } from "@binring/core";
 import type { BackendChannel } from "./backend-channel.js";
 import type { BinClient } from "./bin-client.js";
-import { classifyFailure } from "./failure-kind.js";
+import { refusesConnections } from "./connection-probe.js";
+import { classifyFailure, reportsRefusedConnection } from "./failure-kind.js";
 
 type WriteKind = "set" | "listAppend" | "listRemove";
 
@@ -124,7 +125,7 @@ export class Bin implements Storage {
         try {
           return await this.client.channel(address).execute(operation(this.#target(true)));
         } catch (error) {
-          this.#noteFailure(address, error);
+          await this.#noteFailure(address, error);
           lastError = error;
         }
       }
@@ -181,7 +182,7 @@ export class Bin implements Storage {
     }
   }
 
-  /** One call to one replica; a failure is noted (a dead replica leaves the placement) and rethrown. */
+  /** One call to one replica (for a write); a failure is noted and rethrown. */
   async #on(
     address: string,
     operation: Parameters<BackendChannel["execute"]>[0],
@@ -189,22 +190,36 @@ export class Bin implements Storage {
     try {
       return await this.client.channel(address).execute(operation);
     } catch (error) {
-      this.#noteFailure(address, error);
+      await this.#noteFailure(address, error);
       throw error;
     }
   }
 
-  #noteFailure(address: string, error: unknown): void {
+  /**
+   * Acts on a failed call: a fatal one is rethrown; a replica that is gone
+   * leaves this client's placement, so writes skip it. A refused connection
+   * counts as gone only if a fresh connection attempt is refused too (a
+   * channel in reconnect backoff repeats its last error): skipping a live
+   * replica would let a write be acknowledged without it.
+   */
+  async #noteFailure(address: string, error: unknown): Promise<void> {
     const kind = classifyFailure(error);
     if (kind === "fatal") throw error;
-    if (kind === "gone") this.client.reachability.markDown(address, (error as Error).message);
+    if (kind === "gone" && (!reportsRefusedConnection(error) || (await refusesConnections(address)))) {
+      this.client.reachability.markDown(address, (error as Error).message);
+    }
     // A newer view may drop a dead replica or reveal a newer epoch: fetch it (rate-limited).
-    if (kind === "stale-view" || kind === "retry") void this.client.view.refresh();
+    if (kind !== "not-ready") void this.client.view.refresh();
+  }
+
+  #noReplica(): UnavailableError {
+    return new UnavailableError(`no backend of bin ${JSON.stringify(this.name)} is reachable`);
   }
 
   #gaveUp(what: string, lastError: unknown): Error {
     if (lastError instanceof InvalidArgumentError) return lastError;
-    const reason = lastError instanceof Error ? lastError.message : String(lastError);
+    const failure = lastError ?? this.#noReplica();
+    const reason = failure instanceof Error ? failure.message : String(failure);
     return new TimeoutError(
       `${what} in bin ${JSON.stringify(this.name)} did not complete within ${this.client.callTimeoutMs} ms: ${reason}`,
     );

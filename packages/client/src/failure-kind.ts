@@ -11,7 +11,8 @@ import {
  * - "fatal": the request itself is bad; no replica will take it.
  * - "gone": the replica certainly serves no reads now (nothing listens on its
  *   port, or its store failed and it revoked its own readiness): a write may
- *   skip it, because whatever comes back there must be refilled before it is read.
+ *   skip it, because whatever comes back there must be refilled before it is
+ *   read. A refused connection is confirmed before it counts (connection-probe.ts).
  * - "stale-view": the caller's cluster view is out of date; refresh and retry.
  * - "not-ready": the replica may miss entries; read elsewhere (writes still go there).
  * - "retry": the replica may be alive but slow or paused (slow is not dead,
@@ -19,12 +20,16 @@ import {
  */
 export type FailureKind = "fatal" | "gone" | "stale-view" | "not-ready" | "retry";
 
-const NOTHING_LISTENING = /ECONNREFUSED|store unavailable/;
-
 export function classifyFailure(error: unknown): FailureKind {
   if (error instanceof InvalidArgumentError || error instanceof OutOfRangeError) return "fatal";
   if (error instanceof StaleEpochError) return "stale-view";
   if (error instanceof NotReadyError) return "not-ready";
-  if (error instanceof UnavailableError && NOTHING_LISTENING.test(error.message)) return "gone";
+  if (error instanceof UnavailableError && /store unavailable|ECONNREFUSED/.test(error.message))
+    return "gone";
   return "retry";
+}
+
+/** The failure reports a refused connection, which must be confirmed before it counts as "gone". */
+export function reportsRefusedConnection(error: unknown): boolean {
+  return error instanceof UnavailableError && /ECONNREFUSED/.test(error.message);
 }

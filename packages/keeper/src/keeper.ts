@@ -15,7 +15,7 @@ import { type Logger, pino } from "pino";
 import { BackendHealth, type HealthState, type ProbeReply } from "./backend-health.js";
 import { type CopyProgress, copyTask } from "./copier.js";
 import { type KeeperTiming, parseKeeperTiming } from "./keeper-options.js";
-import { planCopies } from "./repair-plan.js";
+import { planCopies, planDrops } from "./repair-plan.js";
 
 export interface KeeperOptions {
   /** Every backend of the cluster (host:port). */
@@ -354,6 +354,7 @@ export class Keeper {
       await this.#grant(health, true);
       health.setState("ready", "filled");
       this.#changed(`${job.backend} ready`);
+      await this.#dropReleased(job.wasLive);
     }
     const ms = Math.round(performance.now() - startedAt);
     this.#completed.push({ kind: job.kind, backend: job.backend, entries: progress.entriesCopied, ms });
@@ -362,6 +363,34 @@ export class Keeper {
       "repair finished",
     );
     return true;
+  }
+
+  /**
+   * After a rejoin, the backends that stood in for the returning one hold
+   * stretches they are no longer replicas of: drop them, now that the new
+   * holder has every entry. Planned against the view as it is now, so a
+   * stretch that became theirs again meanwhile is kept.
+   */
+  async #dropReleased(wasLive: ReadonlySet<string>): Promise<void> {
+    const isLive = this.#liveSet();
+    for (const drop of planDrops(
+      this.ring,
+      (id) => wasLive.has(id),
+      (id) => isLive.has(id),
+    )) {
+      try {
+        const bins = await this.#channels.get(drop.backend)!.drop(drop.ranges, 60_000);
+        this.#logger.info(
+          { backend: drop.backend, bins, ranges: drop.ranges.length },
+          "dropped bins it no longer holds",
+        );
+      } catch (error) {
+        this.#logger.warn(
+          { backend: drop.backend, err: (error as Error).message },
+          "drop failed; the extra copy stays",
+        );
+      }
+    }
   }
 
   /** Pushes the current epoch to every live backend, so writers on older views are refused from now on. */

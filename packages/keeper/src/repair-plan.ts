@@ -12,6 +12,32 @@ export interface CopyTask {
   ranges: RingRange[];
 }
 
+/** Ranges a backend held before a change and no longer holds: dropped once the new holders have them. */
+export interface DropTask {
+  backend: string;
+  ranges: RingRange[];
+}
+
+export function planDrops(
+  ring: HashRing,
+  wasLive: (id: string) => boolean,
+  isLive: (id: string) => boolean,
+): DropTask[] {
+  const drops = new Map<string, DropTask>();
+  for (const change of ring.changes(wasLive, isLive)) {
+    for (const backend of change.before) {
+      if (change.after.includes(backend) || !isLive(backend)) continue;
+      let task = drops.get(backend);
+      if (!task) {
+        task = { backend, ranges: [] };
+        drops.set(backend, task);
+      }
+      task.ranges.push({ start: change.start, end: change.end });
+    }
+  }
+  return [...drops.values()];
+}
+
 export function planCopies(
   ring: HashRing,
   wasLive: (id: string) => boolean,

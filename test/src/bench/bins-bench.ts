@@ -8,7 +8,8 @@ import { fmt, type Measurement, measure, table } from "./measure.js";
 import { type BenchSettings, progress } from "./settings.js";
 
 export async function binsBench(settings: BenchSettings): Promise<string> {
-  const cluster = await LocalCluster.start({ backends: 6 });
+  // No append-only files, like the raw Redis it is compared with.
+  const cluster = await LocalCluster.start({ backends: 6, appendOnly: false });
   const redis = await RedisServer.start();
   const client = new BinClient({ backends: cluster.addresses });
   const raw = new Redis(redis.url, { enableAutoPipelining: true });

@@ -17,7 +17,13 @@ export async function repairBench(settings: BenchSettings): Promise<string> {
   for (const keysPerBackend of settings.quick ? [2_000] : [10_000, 100_000]) {
     rows.push(await measureRepair(keysPerBackend));
   }
-  const header = ["keys per backend", "entries copied", "detected dead after (ms)", "repair took (ms)", "three copies again after kill (ms)"];
+  const header = [
+    "keys per backend",
+    "entries copied",
+    "detected dead after (ms)",
+    "repair took (ms)",
+    "three copies again after kill (ms)",
+  ];
   return `## Repair after SIGKILL of one of ${BACKENDS} backends (keeper: 1 s heartbeat, 3 misses)\n\n${table(header, rows)}\n`;
 }
 
@@ -36,7 +42,8 @@ async function measureRepair(keysPerBackend: number): Promise<(string | number)[
       Array.from({ length: WRITES_IN_FLIGHT }, async (_, worker) => {
         for (let i = worker; i < keys; i += WRITES_IN_FLIGHT) {
           await client.bin(`bin-${i % 1000}`).set(`key-${i}`, value);
-          if (++written % 20_000 === 0) progress(`repair: loaded ${fmt.ops(written)} of ${fmt.ops(keys)} keys`);
+          if (++written % 20_000 === 0)
+            progress(`repair: loaded ${fmt.ops(written)} of ${fmt.ops(keys)} keys`);
         }
       }),
     );
@@ -60,7 +67,13 @@ async function measureRepair(keysPerBackend: number): Promise<(string | number)[
     );
     const restoredMs = performance.now() - killedAt;
     const repair = status.completedRepairs.find((r) => r.kind === "repair")!;
-    return [fmt.ops(keysPerBackend), fmt.ops(repair.entries), Math.round(detectedMs), repair.ms, Math.round(restoredMs)];
+    return [
+      fmt.ops(keysPerBackend),
+      fmt.ops(repair.entries),
+      Math.round(detectedMs),
+      repair.ms,
+      Math.round(restoredMs),
+    ];
   } finally {
     await client.close();
     await cluster.stop();

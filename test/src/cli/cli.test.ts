@@ -23,7 +23,9 @@ describe("data commands", () => {
     await cli("list-append", "--bin", "alice", "todo", "a");
     expect((await cli("list-get", "--bin", "alice", "todo")).stdout).toBe("a\nb\na\n");
     expect((await cli("list-remove", "--bin", "alice", "todo", "a")).stdout).toBe("removed 2\n");
-    expect(JSON.parse((await cli("list-get", "--bin", "alice", "todo", "--json")).stdout)).toEqual({ result: ["b"] });
+    expect(JSON.parse((await cli("list-get", "--bin", "alice", "todo", "--json")).stdout)).toEqual({
+      result: ["b"],
+    });
     expect((await cli("keys", "--bin", "alice", "--prefix", "gr")).stdout).toBe("greeting\n");
     expect((await cli("list-keys", "--bin", "alice")).stdout).toBe("todo\n");
     expect((await cli("clock", "--bin", "alice", "5000000000")).stdout).toBe("5000000000\n");
@@ -75,6 +77,8 @@ describe("bad input", () => {
     const lease = await runCli(["keeper", "--config", withKeeper, "--index", "0", "--lease-ms", "9000"]);
     expect(lease.code).not.toBe(0);
     expect(lease.stderr.trim().split("\n")).toHaveLength(1);
-    expect(lease.stderr).toMatch(/leaseMs \(9000\) must be below missesToDead × heartbeatIntervalMs \(3000\)/);
+    expect(lease.stderr).toMatch(
+      /leaseMs \(9000\) must be below missesToDead × heartbeatIntervalMs \(3000\)/,
+    );
   });
 });

@@ -3,7 +3,7 @@
 import { BinClient, StorageClient } from "@binring/client";
 import { HashRing } from "@binring/core";
 import { afterAll, expect, it } from "vitest";
-import { LocalCluster, waitForSettled } from "../support/index.js";
+import { LocalCluster, waitFor, waitForSettled } from "../support/index.js";
 
 let cluster: LocalCluster | undefined;
 afterAll(async () => {
@@ -16,7 +16,10 @@ it("a stale backend does not resurrect deletions after it is filled", async () =
   await waitForSettled(http, Object.fromEntries(cluster.addresses.map((a) => [a, "ready"])));
   const client = new BinClient({ backends: cluster.addresses, keepers: cluster.keepers, viewRefreshMs: 200 });
   const bin = client.bin("stale");
-  const primary = new HashRing(cluster.addresses.map((id) => ({ id }))).replicasFor("stale")[0]!;
+  const ring = new HashRing(cluster.addresses.map((id) => ({ id })));
+  const primary = ring.replicasFor("stale")[0]!;
+  // The backend that holds the bin while the primary is away.
+  const standIn = ring.replicasFor("stale", (id) => id !== primary)[2]!;
   await bin.set("deleted", "old value");
   await bin.set("kept", "v1");
   for (const value of ["a", "b", "a"]) await bin.listAppend("list", value);
@@ -38,5 +41,9 @@ it("a stale backend does not resurrect deletions after it is filled", async () =
   expect(await direct.get("deleted")).toBeNull();
   expect(await direct.listGet("list")).toEqual(["b"]);
   expect(await direct.get("kept")).toBe("v2");
-  await Promise.all([direct.close(), client.close()]);
+  // The stand-in held the bin while the primary was away; once the primary is filled it drops it.
+  const standInDirect = new StorageClient(standIn, { bin: "stale" });
+  await waitFor("the stand-in to drop the bin", async () => (await standInDirect.get("kept")) === null);
+  expect(await standInDirect.listGet("list")).toEqual([]);
+  await Promise.all([direct.close(), standInDirect.close(), client.close()]);
 }, 60_000);

@@ -41,6 +41,8 @@ export interface LocalClusterOptions {
   keeperArgs?: string[];
   /** Start backends ready. @default true without keepers, false with them (keepers bootstrap) */
   ready?: boolean;
+  /** Give each Redis an append-only file (so a restarted Redis brings its data back). @default true */
+  appendOnly?: boolean;
 }
 
 export class LocalCluster {
@@ -59,7 +61,7 @@ export class LocalCluster {
     const running = options.running ?? options.backends;
     const members = await Promise.all(
       Array.from({ length: options.backends }, async (_, i) => {
-        const redis = await RedisServer.start({ appendOnly: true });
+        const redis = await RedisServer.start({ appendOnly: options.appendOnly ?? true });
         if (i >= running) return { redis, backend: undefined, address: `127.0.0.1:${await freePort()}` };
         const backend = await startBackendProcess({ redisUrl: redis.url, ready });
         return { redis, backend, address: backend.address };

@@ -25,7 +25,8 @@ export async function keeperCommand(args: string[]): Promise<void> {
   const config = readClusterFile(configPath);
   const indexText = requireFlag("keeper", "index", values.index);
   const index = Number(indexText);
-  if (config.keepers.length === 0) throw new CliError(`${configPath} lists no keepers: add their addresses to "keepers"`);
+  if (config.keepers.length === 0)
+    throw new CliError(`${configPath} lists no keepers: add their addresses to "keepers"`);
   if (!/^\d+$/.test(indexText) || index >= config.keepers.length) {
     throw new CliError(
       `--index must be between 0 and ${config.keepers.length - 1} (the keepers listed in ${configPath}), got ${JSON.stringify(indexText)}`,
