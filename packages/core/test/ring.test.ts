@@ -1,85 +1,211 @@
 import { describe, expect, it } from "vitest";
 import { ringPoint } from "../src/hash.js";
-import { HashRing } from "../src/ring.js";
+import { HashRing, type RingMember } from "../src/ring.js";
 import { pointInRange, RING_SIZE } from "../src/ring-range.js";
 
-const members = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `10.0.0.${i}:7000` }));
+const members = (n: number): RingMember[] =>
+  Array.from({ length: n }, (_, i) => ({ id: `10.0.${i >> 8}.${i & 255}:7000` }));
+
+const bins = (n: number) => Array.from({ length: n }, (_, i) => `bin-${i}`);
+
+/** Seeded uniform integers in [0, 2^32) (mulberry32), so a failure replays. */
+function randomPoints(count: number, seed = 1): number[] {
+  let state = seed;
+  return Array.from({ length: count }, () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(state ^ (state >>> 15), state | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (t ^ (t >>> 14)) >>> 0;
+  });
+}
+
+const arcLength = (start: number, end: number) => (end > start ? end - start : RING_SIZE - start + end);
 
 describe("ringPoint", () => {
-  it("is a deterministic unsigned 32-bit xxHash32 of the UTF-8 name", () => {
-    expect(ringPoint("")).toBe(0x02cc5d05); // xxHash32 reference value of the empty input, seed 0
-    expect(ringPoint("alice")).toBe(ringPoint("alice"));
-    for (const name of ["a", "日本語", "🦄", "x".repeat(5000)]) {
+  it("is the unsigned xxHash32 (seed 0) of the UTF-8 bytes", () => {
+    // Reference values, computed by an independent xxHash32 over the UTF-8 encoding.
+    expect(ringPoint("")).toBe(0x02cc5d05);
+    expect(ringPoint("abc")).toBe(0x32d153ff);
+    expect(ringPoint("é")).toBe(0x33a52927);
+    expect(ringPoint("日本語")).toBe(0xc8ae20bd);
+    expect(ringPoint("🦄")).toBe(0xf4628062);
+  });
+
+  it("always lands in [0, 2^32)", () => {
+    for (const name of [...bins(1000), "x".repeat(5000)]) {
       const point = ringPoint(name);
       expect(Number.isInteger(point) && point >= 0 && point < RING_SIZE).toBe(true);
     }
   });
 });
 
-describe("HashRing", () => {
-  it("places the same way whatever order members are given in", () => {
-    const a = new HashRing(members(6));
-    const b = new HashRing([...members(6)].reverse());
-    for (let i = 0; i < 500; i++) expect(a.replicasFor(`bin-${i}`)).toEqual(b.replicasFor(`bin-${i}`));
+describe("HashRing placement", () => {
+  it("is the same whatever order members are given in", () => {
+    const given = members(12);
+    const shuffled = [...given].sort((a, b) => ringPoint(a.id) - ringPoint(b.id));
+    const a = new HashRing(given);
+    const b = new HashRing([...given].reverse());
+    const c = new HashRing(shuffled);
+    expect(b.members).toEqual(a.members);
+    expect(c.members).toEqual(a.members);
+    const placements = (ring: HashRing) => bins(2000).map((bin) => ring.replicasFor(bin));
+    expect(placements(b)).toEqual(placements(a));
+    expect(placements(c)).toEqual(placements(a));
+    expect(c.segments()).toEqual(a.segments());
   });
 
-  it("gives three distinct replicas, or every member when fewer", () => {
+  it("gives `count` distinct replicas, or every live member when fewer", () => {
     const ring = new HashRing(members(6));
-    for (let i = 0; i < 200; i++) {
-      const replicas = ring.replicasFor(`bin-${i}`);
-      expect(new Set(replicas).size).toBe(3);
-    }
-    expect(new HashRing(members(2)).replicasFor("x")).toHaveLength(2);
+    const distinct = (count: number) =>
+      bins(500).map((bin) => new Set(ring.replicasFor(bin, undefined, count)).size);
+    expect(new Set(distinct(3))).toEqual(new Set([3]));
+    expect(new Set(distinct(5))).toEqual(new Set([5]));
+    expect(new Set(new HashRing(members(2)).replicasFor("x"))).toEqual(new Set(members(2).map((m) => m.id)));
+    const live = new Set([members(6)[1]!.id, members(6)[4]!.id]);
+    const placed = bins(100).map((bin) => ring.replicasFor(bin, (id) => live.has(id)));
+    expect(placed.every((replicas) => replicas.length === 2 && replicas.every((id) => live.has(id)))).toBe(
+      true,
+    );
+    expect(ring.replicasFor("x", () => false)).toEqual([]);
     expect(new HashRing([]).replicasFor("x")).toEqual([]);
   });
 
   it("skips dead members: the backups move up and the next live member joins", () => {
     const ring = new HashRing(members(6));
-    for (let i = 0; i < 200; i++) {
-      const [primary, first, second] = ring.replicasFor(`bin-${i}`) as [string, string, string];
-      const withoutPrimary = ring.replicasFor(`bin-${i}`, (id) => id !== primary);
+    for (const bin of bins(100)) {
+      const [primary, first, second] = ring.replicasFor(bin) as [string, string, string];
+      const withoutPrimary = ring.replicasFor(bin, (id) => id !== primary);
       expect(withoutPrimary.slice(0, 2)).toEqual([first, second]);
-      expect(withoutPrimary[2]).not.toBe(primary);
-      expect(ring.replicasFor(`bin-${i}`, (id) => id !== first)).toEqual([
-        primary,
-        second,
-        withoutPrimary[2],
+      expect([primary, first, second]).not.toContain(withoutPrimary[2]);
+      expect(ring.replicasFor(bin, (id) => id !== first)).toEqual([primary, second, withoutPrimary[2]]);
+    }
+  });
+
+  it("breaks ties between members sharing a point by id", () => {
+    // These two ids' first virtual nodes hash to the same point, 3926943441.
+    const tied = [{ id: "10.1.113.48:7000" }, { id: "10.0.197.255:7000" }];
+    expect(ringPoint("10.1.113.48:7000#0")).toBe(ringPoint("10.0.197.255:7000#0"));
+    for (const order of [tied, [...tied].reverse()]) {
+      const ring = new HashRing(order, { virtualNodes: 1 });
+      expect(ring.replicasAt(3926943441)).toEqual(["10.0.197.255:7000", "10.1.113.48:7000"]);
+      expect(ring.segments()).toEqual([
+        { start: 0, end: 0, replicas: ["10.0.197.255:7000", "10.1.113.48:7000"] },
       ]);
     }
   });
+});
 
-  it("cuts the ring into segments consistent with replicasAt that cover it exactly once", () => {
-    const ring = new HashRing(members(5), { virtualNodes: 16 });
-    const isLive = (id: string) => id !== "10.0.0.2:7000";
-    const segments = ring.segments(isLive);
-    let covered = 0;
-    for (const { start, end } of segments) covered += end > start ? end - start : RING_SIZE - start + end;
-    expect(covered).toBe(RING_SIZE);
-    for (let i = 0; i < 2000; i++) {
-      const point = Math.floor((i * 2654435761) % RING_SIZE);
-      const holding = segments.filter((s) => pointInRange(point, s.start, s.end));
-      expect(holding).toHaveLength(1);
-      expect(holding[0]!.replicas).toEqual(ring.replicasAt(point, isLive));
-    }
+describe("HashRing.segments", () => {
+  const ring = new HashRing(members(7), { virtualNodes: 32 });
+  const dead = members(7)[2]!.id;
+  const isLive = (id: string) => id !== dead;
+  const segments = ring.segments(isLive);
+
+  it("tiles the ring exactly once with maximal segments", () => {
+    expect(segments.reduce((sum, { start, end }) => sum + arcLength(start, end), 0)).toBe(RING_SIZE);
+    segments.forEach((segment, i) => {
+      const next = segments[(i + 1) % segments.length]!;
+      expect(next.start).toBe(segment.end);
+      expect(next.replicas).not.toEqual(segment.replicas);
+    });
+    const holders = randomPoints(2000).map(
+      (point) => segments.filter((s) => pointInRange(point, s.start, s.end)).length,
+    );
+    expect(new Set(holders)).toEqual(new Set([1]));
   });
 
-  it("spreads bins evenly and moves few when a member joins", () => {
-    const bins = Array.from({ length: 20_000 }, (_, i) => `bin-${i}`);
-    const ring = new HashRing(members(10));
+  it("agrees with replicasAt at both ends of every segment and at random points", () => {
+    const lastPoint = (end: number) => (end - 1 + RING_SIZE) % RING_SIZE;
+    expect(segments.map(({ start }) => ring.replicasAt(start, isLive))).toEqual(
+      segments.map((s) => s.replicas),
+    );
+    expect(segments.map(({ end }) => ring.replicasAt(lastPoint(end), isLive))).toEqual(
+      segments.map((s) => s.replicas),
+    );
+    const points = randomPoints(2000, 2);
+    expect(
+      points.map((point) => segments.find((s) => pointInRange(point, s.start, s.end))?.replicas),
+    ).toEqual(points.map((point) => ring.replicasAt(point, isLive)));
+  });
+
+  it("is the whole ring, once, when placement never changes", () => {
+    expect(new HashRing(members(1)).segments()).toEqual([
+      { start: 0, end: 0, replicas: [members(1)[0]!.id] },
+    ]);
+    expect(new HashRing([]).segments()).toEqual([]);
+  });
+});
+
+describe("HashRing.changes", () => {
+  it("lists exactly the points whose replicas differ, with both lists", () => {
+    const ring = new HashRing(members(7), { virtualNodes: 32 });
+    const dead = members(7)[3]!.id;
+    const isLive = (id: string) => id !== dead;
+    const changes = ring.changes(() => true, isLive);
+    const points = randomPoints(2000, 3);
+    const listed = points.map((point) =>
+      changes
+        .filter((c) => pointInRange(point, c.start, c.end))
+        .map(({ before, after }) => ({ before, after })),
+    );
+    const expected = points.map((point) => {
+      const before = ring.replicasAt(point);
+      const after = ring.replicasAt(point, isLive);
+      return before.join() === after.join() ? [] : [{ before, after }];
+    });
+    expect(listed).toEqual(expected);
+    expect(expected.some((change) => change.length > 0)).toBe(true);
+    expect(ring.changes(isLive, isLive)).toEqual([]);
+  });
+});
+
+describe("HashRing balance and movement", () => {
+  const N = 20;
+  const sample = bins(20_000);
+  const primaries = (ring: HashRing) => sample.map((bin) => ring.replicasFor(bin)[0]!);
+  const before = primaries(new HashRing(members(N)));
+
+  it("spreads primaries within 1.25 × the mean", () => {
     const counts = new Map<string, number>();
-    for (const bin of bins) {
-      const primary = ring.replicasFor(bin)[0]!;
-      counts.set(primary, (counts.get(primary) ?? 0) + 1);
-    }
-    expect(Math.max(...counts.values()) / (bins.length / 10)).toBeLessThan(1.25);
-    const grown = new HashRing(members(11));
-    const moved = bins.filter((bin) => grown.replicasFor(bin)[0] !== ring.replicasFor(bin)[0]).length;
-    expect(moved / bins.length).toBeLessThan(1.2 / 11);
+    for (const primary of before) counts.set(primary, (counts.get(primary) ?? 0) + 1);
+    expect(counts.size).toBe(N);
+    expect(Math.max(...counts.values()) / (sample.length / N)).toBeLessThanOrEqual(1.25);
   });
 
-  it("refuses duplicate and empty ids", () => {
-    expect(() => new HashRing([{ id: "a:1" }, { id: "a:1" }])).toThrow(/a:1 is listed twice/);
+  it("moves only the newcomer's share when a member joins", () => {
+    const newcomer = members(N + 1)[N]!.id;
+    const after = primaries(new HashRing(members(N + 1)));
+    const moved = after.filter((primary, i) => primary !== before[i]);
+    expect(new Set(moved)).toEqual(new Set([newcomer]));
+    expect(moved.length / sample.length).toBeLessThanOrEqual(1.2 / (N + 1));
+  });
+
+  it("moves only the leaver's bins when a member leaves", () => {
+    const leaver = members(N)[0]!.id;
+    const after = primaries(new HashRing(members(N).slice(1)));
+    const movedFrom = before.filter((primary, i) => primary !== after[i]);
+    expect(new Set(movedFrom)).toEqual(new Set([leaver]));
+    expect(movedFrom.length / sample.length).toBeLessThanOrEqual(1.2 / N);
+  });
+});
+
+describe("HashRing construction", () => {
+  it("refuses duplicate and empty ids and bad virtual node counts", () => {
+    expect(() => new HashRing([{ id: "a:1" }, { id: "b:1" }, { id: "a:1" }])).toThrow(/a:1 is listed twice/);
     expect(() => new HashRing([{ id: "" }])).toThrow(/must not be empty/);
+    expect(() => new HashRing(members(2), { virtualNodes: 0 })).toThrow(/virtualNodes/);
+    expect(() => new HashRing(members(2), { virtualNodes: 1.5 })).toThrow(/virtualNodes/);
+  });
+
+  it("keeps each member's zone", () => {
+    const ring = new HashRing([
+      { id: "b:1", zone: "west" },
+      { id: "a:1", zone: "east" },
+    ]);
+    expect(ring.members).toEqual([
+      { id: "a:1", zone: "east" },
+      { id: "b:1", zone: "west" },
+    ]);
   });
 });
 

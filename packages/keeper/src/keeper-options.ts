@@ -4,7 +4,7 @@ import { InvalidArgumentError } from "@binring/core";
 export interface KeeperTiming {
   /** How often each backend is probed. @default 1000 */
   heartbeatIntervalMs: number;
-  /** A probe that takes longer counts as a miss. @default 800 */
+  /** A probe that takes longer counts as a miss; at most half the interval, so probes never overlap. @default 500 */
   probeTimeoutMs: number;
   /** Consecutive misses before a backend may be declared dead. @default 3 */
   missesToDead: number;
@@ -23,7 +23,7 @@ export interface KeeperTiming {
 
 export const DEFAULT_KEEPER_TIMING: Readonly<KeeperTiming> = Object.freeze({
   heartbeatIntervalMs: 1000,
-  probeTimeoutMs: 800,
+  probeTimeoutMs: 500,
   missesToDead: 3,
   leaseMs: 2500,
   clockSyncIntervalMs: 500,
@@ -41,6 +41,11 @@ export function parseKeeperTiming(partial: Partial<KeeperTiming> = {}): KeeperTi
   if (timing.leaseMs >= timing.missesToDead * timing.heartbeatIntervalMs) {
     throw new InvalidArgumentError(
       `leaseMs (${timing.leaseMs}) must be below missesToDead × heartbeatIntervalMs (${timing.missesToDead * timing.heartbeatIntervalMs}): a backend must not still be ready when it is declared dead`,
+    );
+  }
+  if (timing.probeTimeoutMs > timing.heartbeatIntervalMs / 2) {
+    throw new InvalidArgumentError(
+      `probeTimeoutMs (${timing.probeTimeoutMs}) must be at most half of heartbeatIntervalMs (${timing.heartbeatIntervalMs}), so a probe ends before the next one`,
     );
   }
   return timing;

@@ -19,11 +19,11 @@ export interface ClusterMember {
 /** Keeper timing for tests: dead within about a second, leases shorter than that. */
 export const FAST_KEEPER_ARGS = [
   "--heartbeat-ms",
-  "200",
+  "300",
   "--misses",
   "3",
   "--lease-ms",
-  "500",
+  "700",
   "--probe-timeout-ms",
   "150",
   "--clock-sync-ms",

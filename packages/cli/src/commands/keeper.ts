@@ -7,7 +7,7 @@ import { createLogger } from "../logger.js";
 import { onShutdown } from "../shutdown.js";
 
 export const KEEPER_USAGE = `binring keeper --config binring.json --index I [--http HOST:PORT]
-    [--heartbeat-ms 1000] [--misses 3] [--lease-ms 2500] [--probe-timeout-ms 800] [--clock-sync-ms 500] [--copy-batch 2000]`;
+    [--heartbeat-ms 1000] [--misses 3] [--lease-ms 2500] [--probe-timeout-ms 500] [--clock-sync-ms 500] [--copy-batch 2000]`;
 
 export async function keeperCommand(args: string[]): Promise<void> {
   const { values } = parseFlags("keeper", args, {
@@ -40,7 +40,7 @@ export async function keeperCommand(args: string[]): Promise<void> {
     heartbeatIntervalMs: parsePositiveInt("heartbeat-ms", values["heartbeat-ms"], 1000),
     missesToDead: parsePositiveInt("misses", values.misses, 3),
     leaseMs: parsePositiveInt("lease-ms", values["lease-ms"], 2500),
-    probeTimeoutMs: parsePositiveInt("probe-timeout-ms", values["probe-timeout-ms"], 800),
+    probeTimeoutMs: parsePositiveInt("probe-timeout-ms", values["probe-timeout-ms"], 500),
     clockSyncIntervalMs: parsePositiveInt("clock-sync-ms", values["clock-sync-ms"], 500),
     copyBatchSize: parsePositiveInt("copy-batch", values["copy-batch"], 2000),
   };
