@@ -4,7 +4,7 @@ import { StorageClient } from "@binring/client";
 import { Redis } from "ioredis";
 import { startBackendProcess } from "../support/binring-process.js";
 import { RedisServer } from "../support/redis-server.js";
-import { fmt, type Measurement, measure, table } from "./measure.js";
+import { COMPARISON_HEADER, compareAt, table } from "./measure.js";
 import { type BenchSettings, progress } from "./settings.js";
 
 export async function backendBench(settings: BenchSettings): Promise<string> {
@@ -21,33 +21,21 @@ export async function backendBench(settings: BenchSettings): Promise<string> {
       await raw.mset(...Array.from({ length: 500 }, (_, j) => [`raw${i + j}`, value]).flat());
     }
     for (const concurrency of [1, 64]) {
-      const options = { concurrency, durationMs: settings.durationMs, warmupMs: settings.warmupMs };
-      const results: Record<string, Measurement> = {};
-      for (const [name, op] of [
-        ["backend set", (i: number) => client.set(`key${i % keys}`, value)],
-        ["raw SET", (i: number) => raw.set(`raw${i % keys}`, value)],
-        ["backend get", (i: number) => client.get(`key${i % keys}`)],
-        ["raw GET", (i: number) => raw.get(`raw${i % keys}`)],
-      ] as const) {
-        progress(`backend: ${name} at concurrency ${concurrency}`);
-        results[name] = await measure(op, options);
-      }
-      for (const [name, baseline] of [
+      const operations = {
+        "backend set": (i: number) => client.set(`key${i % keys}`, value),
+        "raw SET": (i: number) => raw.set(`raw${i % keys}`, value),
+        "backend get": (i: number) => client.get(`key${i % keys}`),
+        "raw GET": (i: number) => raw.get(`raw${i % keys}`),
+      };
+      const pairs = [
         ["backend set", "raw SET"],
         ["backend get", "raw GET"],
-      ] as const) {
-        for (const label of [name, baseline]) {
-          const m = results[label]!;
-          rows.push([
-            label,
-            concurrency,
-            fmt.ops(m.opsPerSecond),
-            fmt.ms(m.p50Ms),
-            fmt.ms(m.p99Ms),
-            label === name ? fmt.ratio(m.opsPerSecond, results[baseline]!.opsPerSecond) : "100%",
-          ]);
-        }
-      }
+      ] as const;
+      rows.push(
+        ...(await compareAt(concurrency, settings, operations, pairs, (name) =>
+          progress(`backend: ${name} at concurrency ${concurrency}`),
+        )),
+      );
     }
   } finally {
     raw.disconnect();
@@ -55,5 +43,5 @@ export async function backendBench(settings: BenchSettings): Promise<string> {
     await backend.child.kill("SIGTERM");
     await redis.destroy();
   }
-  return `## One backend over gRPC vs raw ioredis\n\n${table(["operation", "concurrency", "ops/s", "p50 ms", "p99 ms", "vs raw Redis"], rows)}\n`;
+  return `## One backend over gRPC vs raw ioredis\n\n${table(COMPARISON_HEADER, rows)}\n`;
 }

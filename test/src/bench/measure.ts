@@ -70,3 +70,38 @@ export const fmt = {
   ms: (n: number) => n.toFixed(2),
   ratio: (a: number, b: number) => `${((a / b) * 100).toFixed(0)}%`,
 };
+
+export const COMPARISON_HEADER = [
+  "operation",
+  "concurrency",
+  "ops/s",
+  "p50 ms",
+  "p99 ms",
+  "errors",
+  "vs raw Redis",
+];
+
+/**
+ * Measures every operation in turn at one concurrency, then returns table rows
+ * (COMPARISON_HEADER) for each [contender, baseline] pair, with the ratio.
+ */
+export async function compareAt(
+  concurrency: number,
+  timing: Omit<MeasureOptions, "concurrency">,
+  operations: Record<string, (i: number) => Promise<unknown>>,
+  pairs: readonly (readonly [contender: string, baseline: string])[],
+  onProgress: (name: string) => void,
+): Promise<(string | number)[][]> {
+  const results: Record<string, Measurement> = {};
+  for (const [name, operation] of Object.entries(operations)) {
+    onProgress(name);
+    results[name] = await measure(operation, { ...timing, concurrency });
+  }
+  return pairs.flatMap(([contender, baseline]) =>
+    [contender, baseline].map((name) => {
+      const m = results[name]!;
+      const ratio = name === contender ? fmt.ratio(m.opsPerSecond, results[baseline]!.opsPerSecond) : "100%";
+      return [name, concurrency, fmt.ops(m.opsPerSecond), fmt.ms(m.p50Ms), fmt.ms(m.p99Ms), m.errors, ratio];
+    }),
+  );
+}
