@@ -1,0 +1,93 @@
+// The health state machine on a fake clock: misses, the lease rule, rejoin.
+import { pino } from "pino";
+import { describe, expect, it } from "vitest";
+import { BackendHealth, type ProbeReply } from "../src/backend-health.js";
+
+const LEASE_MS = 2500;
+const MISSES = 3;
+
+function reply(overrides: Partial<ProbeReply> = {}): ProbeReply {
+  return {
+    incarnation: "a",
+    ready: true,
+    needsFill: false,
+    storeOk: true,
+    epoch: 1n,
+    clock: 1n,
+    keys: 0,
+    lists: 0,
+    bins: 0,
+    ...overrides,
+  };
+}
+
+function readyBackend(now = 0): BackendHealth {
+  const health = new BackendHealth("b:1", pino({ level: "silent" }), now);
+  health.answered(reply(), now);
+  health.setState("ready", "test");
+  health.lastGrantAt = now;
+  return health;
+}
+
+describe("BackendHealth", () => {
+  it("goes ready -> suspect on a miss and back to ready on an answer", () => {
+    const health = readyBackend();
+    expect(health.missed(1000, MISSES, LEASE_MS)).toBe("alive");
+    expect(health.state).toBe("suspect");
+    expect(health.answered(reply(), 1500)).toBe("steady");
+    expect(health.state).toBe("ready");
+    expect(health.misses).toBe(0);
+  });
+
+  it("is not dead after enough misses while its lease may still run", () => {
+    const health = readyBackend();
+    health.lastGrantAt = 2000;
+    health.missed(2100, MISSES, LEASE_MS);
+    health.missed(2200, MISSES, LEASE_MS);
+    expect(health.missed(2300, MISSES, LEASE_MS)).toBe("alive");
+    expect(health.state).toBe("suspect");
+    expect(health.missed(4600, MISSES, LEASE_MS)).toBe("died");
+    expect(health.state).toBe("dead");
+  });
+
+  it("is not dead after a lapsed lease with fewer misses than required", () => {
+    const health = readyBackend();
+    health.missed(3000, MISSES, LEASE_MS);
+    expect(health.missed(4000, MISSES, LEASE_MS)).toBe("alive");
+    expect(health.state).toBe("suspect");
+  });
+
+  it("a 2 s silence at one probe per second is at most two misses: never dead", () => {
+    const health = readyBackend();
+    expect(health.missed(1000, MISSES, LEASE_MS)).toBe("alive");
+    expect(health.missed(2000, MISSES, LEASE_MS)).toBe("alive");
+    health.answered(reply(), 3000);
+    expect(health.state).toBe("ready");
+  });
+
+  it("a dead backend that answers again must be filled", () => {
+    const health = readyBackend();
+    for (const now of [1000, 2000, 3000]) health.missed(now, MISSES, LEASE_MS);
+    expect(health.state).toBe("dead");
+    expect(health.answered(reply({ ready: false }), 9000)).toBe("rejoined");
+    expect(health.state).toBe("filling");
+  });
+
+  it("a restart (new incarnation) or a store failure sends a ready backend to filling", () => {
+    const restarted = readyBackend();
+    expect(restarted.answered(reply({ incarnation: "b" }), 1000)).toBe("rejoined");
+    expect(restarted.state).toBe("filling");
+    const refused = readyBackend();
+    expect(refused.answered(reply({ needsFill: true }), 1000)).toBe("rejoined");
+    expect(refused.state).toBe("filling");
+    // Already filling: further answers do not restart the fill.
+    expect(refused.answered(reply({ needsFill: true }), 2000)).toBe("steady");
+  });
+
+  it("a backend never heard from dies once an earlier keeper's lease must have lapsed", () => {
+    const health = new BackendHealth("b:2", pino({ level: "silent" }), 0);
+    health.missed(1000, MISSES, LEASE_MS);
+    expect(health.missed(2000, MISSES, LEASE_MS)).toBe("alive");
+    expect(health.missed(3000, MISSES, LEASE_MS)).toBe("died");
+  });
+});

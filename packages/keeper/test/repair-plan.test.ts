@@ -1,0 +1,68 @@
+// The repair planner: who receives which stretches, from whom, in the three
+// death cases and on rejoin; and what stand-ins drop afterwards.
+import { HashRing, pointInRange, ringPoint } from "@binring/core";
+import { describe, expect, it } from "vitest";
+import { planCopies, planDrops } from "../src/repair-plan.js";
+
+const ids = Array.from({ length: 6 }, (_, i) => `10.0.0.${i}:7000`);
+const ring = new HashRing(ids.map((id) => ({ id })));
+const all = (id: string) => ids.includes(id);
+const without =
+  (...dead: string[]) =>
+  (id: string) =>
+    all(id) && !dead.includes(id);
+const bins = Array.from({ length: 3000 }, (_, i) => `bin-${i}`);
+
+function covers(ranges: { start: number; end: number }[], bin: string): boolean {
+  return ranges.some((r) => pointInRange(ringPoint(bin), r.start, r.end));
+}
+
+describe("planCopies after a death", () => {
+  it.each([
+    ["second backup", 2],
+    ["first backup", 1],
+    ["primary", 0],
+  ])("the dead one was a bin's %s: the new third replica gets it from both survivors", (_case, position) => {
+    const dead = ids[0]!;
+    const tasks = planCopies(ring, all, without(dead));
+    const affected = bins.filter((bin) => ring.replicasFor(bin).indexOf(dead) === position);
+    expect(affected.length).toBeGreaterThan(0);
+    for (const bin of affected) {
+      const before = ring.replicasFor(bin);
+      const after = ring.replicasFor(bin, without(dead));
+      const newcomer = after.find((id) => !before.includes(id))!;
+      const task = tasks.find((t) => t.target === newcomer && covers(t.ranges, bin));
+      expect(task, bin).toBeDefined();
+      expect(task!.sources.sort()).toEqual(before.filter((id) => id !== dead).sort());
+    }
+  });
+
+  it("plans nothing for bins the dead backend did not hold", () => {
+    const dead = ids[0]!;
+    const tasks = planCopies(ring, all, without(dead));
+    for (const bin of bins.filter((b) => !ring.replicasFor(b).includes(dead))) {
+      expect(tasks.some((t) => covers(t.ranges, bin))).toBe(false);
+    }
+  });
+});
+
+describe("planCopies and planDrops on rejoin", () => {
+  it("fills the returning backend from every holder, including its stand-in, which then drops", () => {
+    const back = ids[3]!;
+    const tasks = planCopies(ring, without(back), all);
+    expect(new Set(tasks.map((t) => t.target))).toEqual(new Set([back]));
+    const drops = planDrops(ring, without(back), all);
+    for (const bin of bins.filter((b) => ring.replicasFor(b).includes(back))) {
+      const standIn = ring.replicasFor(bin, without(back)).find((id) => !ring.replicasFor(bin).includes(id))!;
+      const task = tasks.find((t) => covers(t.ranges, bin))!;
+      expect(task.sources).toContain(standIn);
+      expect(drops.some((d) => d.backend === standIn && covers(d.ranges, bin))).toBe(true);
+    }
+    // Nobody drops a stretch it still holds.
+    for (const drop of drops) {
+      for (const bin of bins.filter((b) => covers(drop.ranges, b))) {
+        expect(ring.replicasFor(bin)).not.toContain(drop.backend);
+      }
+    }
+  });
+});
