@@ -1,11 +1,11 @@
 // One bin of a cluster, offering the Storage contract on its replicas.
 //
-// Write: stamp the entry with the largest clock among the bin's replicas (one
-// parallel round: the stamp then exceeds every acknowledged entry's stamp,
-// which lives on at least one of them), then apply it to the replicas from the
-// last backup to the primary, one after another. Whatever a reader can see on
-// the first replica is therefore already on the others (HAZARDS.md 1). The
-// write is acknowledged once every live replica has it.
+// Write: stamp the entry with the clock of the replica a read would use (the
+// first ready one: it holds every acknowledged entry of the bin, so its clock
+// is past all their stamps), then apply it to the replicas from the last
+// backup to the primary, one after another. Whatever a reader can see on the
+// first replica is therefore already on the others (HAZARDS.md 1). The write
+// is acknowledged once every live replica has it.
 //
 // Read: from the first replica that answers and is ready, falling through to
 // the next; a later replica holds everything an earlier one shows.
@@ -115,11 +115,9 @@ export class Bin implements Storage {
    */
   async #read(
     operation: (target: Target) => Parameters<BackendChannel["execute"]>[0],
+    deadline = Date.now() + this.client.callTimeoutMs,
   ): Promise<OperationResult__Output> {
-    const deadline = Date.now() + this.client.callTimeoutMs;
-    let lastError: unknown = new UnavailableError(
-      `no backend of bin ${JSON.stringify(this.name)} is reachable`,
-    );
+    let lastError: unknown = this.#noReplica();
     for (let attempt = 0; ; attempt++) {
       for (const address of this.client.placement(this.point).replicas) {
         try {
@@ -134,41 +132,41 @@ export class Bin implements Storage {
     }
   }
 
+  /**
+   * A stamp above every acknowledged entry of the bin: the clock of the first
+   * ready replica, which holds all of them (an acknowledged entry is on every
+   * replica that was live, and a replica only becomes ready once filled), and
+   * above anything this client has seen. Read like any read, without ticking.
+   */
+  async #stamp(deadline: number): Promise<Stamp> {
+    const atLeast = bigintToWire(this.client.clockSeen);
+    const { clock } = await this.#read(
+      (target) => ({ clock: { target, atLeast, raiseOnly: true } }),
+      deadline,
+    );
+    return { clock: wireToBigint(clock?.clock), writer: this.client.writer, seq: this.client.nextSeq() };
+  }
+
   /** Stamps an entry and applies it to every live replica, last backup first. */
   async #write(kind: WriteKind, key: string, value: string): Promise<WriteReply__Output> {
     const deadline = Date.now() + this.client.callTimeoutMs;
-    const seq = this.client.nextSeq();
-    const clocks = new Map<string, bigint>();
+    const stamp = await this.#stamp(deadline);
+    const entry = {
+      target: this.#target(false),
+      key,
+      value,
+      stamp: { clock: bigintToWire(stamp.clock), writer: stamp.writer, seq: stamp.seq },
+    };
     const applied = new Map<string, WriteReply__Output>();
-    let stamp: Stamp | undefined;
-    let lastError: unknown = new UnavailableError(
-      `no backend of bin ${JSON.stringify(this.name)} is reachable`,
-    );
+    let lastError: unknown = this.#noReplica();
     for (let attempt = 0; ; attempt++) {
       const { replicas } = this.client.placement(this.point);
       try {
         if (replicas.length === 0) throw lastError;
-        if (!stamp) {
-          await Promise.all(
-            replicas.map(async (address) => {
-              const reply = await this.#on(address, { clock: { target: this.#target(false), atLeast: "0" } });
-              clocks.set(address, wireToBigint(reply.clock?.clock));
-            }),
-          );
-          let highest = this.client.clockSeen;
-          for (const clock of clocks.values()) if (clock > highest) highest = clock;
-          stamp = { clock: highest, writer: this.client.writer, seq };
-        }
         for (const address of [...replicas].reverse()) {
           if (applied.has(address)) continue;
-          const reply = await this.#on(address, {
-            [kind]: {
-              target: this.#target(false),
-              key,
-              value,
-              stamp: { clock: bigintToWire(stamp.clock), writer: stamp.writer, seq: stamp.seq },
-            },
-          });
+          entry.target = this.#target(false);
+          const reply = await this.#on(address, { [kind]: entry });
           applied.set(address, reply.write!);
         }
         this.client.observeClock(stamp.clock);
