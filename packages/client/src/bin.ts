@@ -33,6 +33,12 @@ type WriteKind = "set" | "listAppend" | "listRemove";
 /** Pause between rounds when no replica could serve, growing to this cap. */
 const MAX_RETRY_PAUSE_MS = 200;
 
+/** A replica that failed this way holds no readable state a later read could contradict. */
+function servesNoReads(error: unknown): boolean {
+  const kind = classifyFailure(error);
+  return kind === "gone" || kind === "not-ready";
+}
+
 function pause(attempt: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.min(10 * 2 ** attempt, MAX_RETRY_PAUSE_MS)));
 }
@@ -111,6 +117,11 @@ export class Bin implements Storage {
 
   /**
    * Runs a read on the first replica that can serve it, until the deadline.
+   * It falls through to the next replica only past one that serves no reads
+   * (gone, or not ready). One that is slow or paused may still be ready, and
+   * a later replica may show a write that is still on its way to it: reading
+   * there and then here could go back in time. So the read waits for it, or
+   * for the keepers to declare it dead, which removes it from placement.
    * The request is rebuilt per attempt: it carries the current view's epoch.
    */
   async #read(
@@ -125,6 +136,7 @@ export class Bin implements Storage {
         } catch (error) {
           await this.#noteFailure(address, error);
           lastError = error;
+          if (!servesNoReads(error)) break;
         }
       }
       if (Date.now() >= deadline) throw this.#gaveUp("read", lastError);
