@@ -49,7 +49,8 @@ function zones(source: string, value: unknown, backends: string[]): Record<strin
   }
   const result: Record<string, string> = {};
   for (const [backend, zone] of Object.entries(value)) {
-    if (!backends.includes(backend)) fail(source, `"zones" names ${JSON.stringify(backend)}, not in "backends"`);
+    if (!backends.includes(backend))
+      fail(source, `"zones" names ${JSON.stringify(backend)}, not in "backends"`);
     if (typeof zone !== "string" || zone === "") {
       fail(source, `"zones.${backend}" must be a non-empty string, got ${JSON.stringify(zone)}`);
     }

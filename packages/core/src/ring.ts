@@ -187,11 +187,8 @@ export class HashRing {
         } else {
           skipped.push(id);
         }
-        if (
-          !zonesExhausted &&
-          (zonesTaken === this.#zoneCount ||
-            (skipped.length > 0 && zonesTaken === (liveZones ??= this.#liveZones(isLive))))
-        ) {
+        if (!zonesExhausted && skipped.length > 0) liveZones ??= this.#liveZones(isLive);
+        if (!zonesExhausted && (zonesTaken === this.#zoneCount || zonesTaken === liveZones)) {
           // No new zone can come: fall back to the members met, in walk order.
           zonesExhausted = true;
           for (const fallback of skipped) if (replicas.push(fallback) === count) return replicas;

@@ -225,7 +225,9 @@ describe("HashRing zones", () => {
     blindRings.set(ring, blind);
     const walk = blind.replicasAt(point, isLive, ring.members.length);
     const zones = zoneOf(ring);
-    const firsts = walk.filter((id, i) => walk.findIndex((other) => zones.get(other) === zones.get(id)) === i);
+    const firsts = walk.filter(
+      (id, i) => walk.findIndex((other) => zones.get(other) === zones.get(id)) === i,
+    );
     return [...firsts, ...walk.filter((id) => !firsts.includes(id))].slice(0, count);
   }
 

@@ -94,7 +94,9 @@ describe("repair plans on a zoned ring", () => {
         dead.length === 3 ? 2 : 3,
       );
       for (const target of after.filter((id) => !before.includes(id))) {
-        const sources = [...new Set([...before, ...after])].filter((id) => id !== target && isLive(id)).sort();
+        const sources = [...new Set([...before, ...after])]
+          .filter((id) => id !== target && isLive(id))
+          .sort();
         const task = copies.find((t) => t.target === target && covers(t.ranges, bin));
         expect(task?.sources, bin).toEqual(sources);
       }
