@@ -1,9 +1,10 @@
 // Renders a kustomization the way `kustomize build` does, for the features
 // deploy/k8s uses and no others: resources (files and directories),
-// namespace, replicas, images, configMapGenerator (create and replace, with a
-// content-hash name suffix and references rewritten) and inline JSON6902
-// patches (applied with fast-json-patch). Any other field throws, so a
-// manifest can never rely on something this renderer silently skips.
+// namespace, nameSuffix, replicas, images, configMapGenerator (create and
+// replace, with a content-hash name suffix and references rewritten), inline
+// JSON6902 patches (applied with fast-json-patch) and `$patch: delete`. Any
+// other field or patch throws, so a manifest can never rely on something this
+// renderer silently skips.
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -23,10 +24,11 @@ interface Kustomization {
   kind?: string;
   resources?: string[];
   namespace?: string;
+  nameSuffix?: string;
   replicas?: { name: string; count: number }[];
   images?: { name: string; newName?: string; newTag?: string }[];
   configMapGenerator?: { name: string; behavior?: "create" | "replace"; files: string[] }[];
-  patches?: { target: { kind: string; name: string }; patch: string }[];
+  patches?: { target?: { kind: string; name: string }; patch: string }[];
 }
 
 const SUPPORTED = new Set([
@@ -34,6 +36,7 @@ const SUPPORTED = new Set([
   "kind",
   "resources",
   "namespace",
+  "nameSuffix",
   "replicas",
   "images",
   "configMapGenerator",
@@ -101,6 +104,40 @@ function build(dir: string): K8sObject[] {
     if (index === -1) objects.push(configMap);
     else objects[index] = configMap;
   }
+  for (const { target, patch } of kustomization.patches ?? []) {
+    if (target === undefined) {
+      const doomed = parse(patch) as K8sObject & { $patch?: string };
+      const index = objects.findIndex(
+        (o) => o.kind === doomed.kind && o.metadata.name === doomed.metadata.name,
+      );
+      if (doomed.$patch !== "delete" || index === -1) {
+        throw new Error(
+          `${file}: only a "$patch: delete" of an existing resource is supported without a target`,
+        );
+      }
+      objects.splice(index, 1);
+      continue;
+    }
+    const object = objects.find((o) => o.kind === target.kind && o.metadata.name === target.name);
+    if (!object)
+      throw new Error(`${file}: patch targets ${target.kind}/${target.name}, which is not a resource`);
+    fastJsonPatch.applyPatch(object, parse(patch), true, true);
+  }
+  // kustomize's transformer order: patches, namespace, name suffix, replica counts, images.
+  if (kustomization.namespace !== undefined) {
+    for (const object of objects) {
+      if (!CLUSTER_SCOPED.has(object.kind)) object.metadata.namespace = kustomization.namespace;
+    }
+  }
+  if (kustomization.nameSuffix !== undefined) {
+    // kustomize would also rewrite references to renamed objects; nothing here needs that yet.
+    if (objects.some((o) => o.kind === "ConfigMap" || o.kind === "Service")) {
+      throw new Error(
+        `${file}: nameSuffix over a ConfigMap or Service is not supported by the test renderer`,
+      );
+    }
+    for (const object of objects) object.metadata.name += kustomization.nameSuffix;
+  }
   for (const { name, count } of kustomization.replicas ?? []) {
     const target = objects.find(
       (o) => ["StatefulSet", "Deployment"].includes(o.kind) && o.metadata.name === name,
@@ -118,17 +155,6 @@ function build(dir: string): K8sObject[] {
         if (name !== image.name) continue;
         container.image = `${image.newName ?? name}:${image.newTag ?? tag}`;
       }
-    }
-  }
-  for (const { target, patch } of kustomization.patches ?? []) {
-    const object = objects.find((o) => o.kind === target.kind && o.metadata.name === target.name);
-    if (!object)
-      throw new Error(`${file}: patch targets ${target.kind}/${target.name}, which is not a resource`);
-    fastJsonPatch.applyPatch(object, parse(patch), true, true);
-  }
-  if (kustomization.namespace !== undefined) {
-    for (const object of objects) {
-      if (!CLUSTER_SCOPED.has(object.kind)) object.metadata.namespace = kustomization.namespace;
     }
   }
   return objects;

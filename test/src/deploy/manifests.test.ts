@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseClusterConfig } from "@binring/core";
+import { HashRing, parseClusterConfig, ringMembers } from "@binring/core";
 import { StatefulSet } from "kubernetes-models/apps/v1";
 import { PodDisruptionBudget } from "kubernetes-models/policy/v1";
 import { ConfigMap, Namespace, Service } from "kubernetes-models/v1";
@@ -57,6 +57,24 @@ function clusterFile(objects: K8sObject[]) {
   return parseClusterConfig(JSON.parse(configMap.data[configPath.slice(mount.mountPath.length + 1)]));
 }
 
+/** The StatefulSets of one component (several for backends when they are per zone). */
+const workloads = (objects: K8sObject[], component: string) =>
+  objects.filter(
+    (o) =>
+      o.kind === "StatefulSet" &&
+      o.spec.template.metadata.labels["app.kubernetes.io/component"] === component,
+  );
+
+/** The zone a workload's pods are pinned to by node affinity, if any. */
+function pinnedZone(workload: K8sObject): string | undefined {
+  const terms = podSpec(workload).affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+  const expression = terms?.nodeSelectorTerms[0].matchExpressions[0];
+  if (!expression) return undefined;
+  expect(expression).toMatchObject({ key: "topology.kubernetes.io/zone", operator: "In" });
+  expect(expression.values).toHaveLength(1);
+  return expression.values[0];
+}
+
 function checkCluster(objects: K8sObject[], dnsSuffix: string): void {
   for (const object of objects) {
     const Model = MODELS[`${object.apiVersion}/${object.kind}`];
@@ -66,41 +84,54 @@ function checkCluster(objects: K8sObject[], dnsSuffix: string): void {
       `${object.kind}/${object.metadata.name}`,
     ).not.toThrow();
   }
-  const backend = find(objects, "StatefulSet", "backend");
+  const backends = workloads(objects, "backend");
   const keeper = find(objects, "StatefulSet", "keeper");
-  for (const [workload, serviceName] of [
-    [backend, "backend"],
-    [keeper, "keeper"],
+  expect(workloads(objects, "keeper")).toEqual([keeper]);
+  expect(backends.length).toBeGreaterThan(0);
+  for (const [members, serviceName] of [
+    [backends, "backend"],
+    [[keeper], "keeper"],
   ] as const) {
     const service = find(objects, "Service", serviceName);
-    expect(workload.spec.serviceName).toBe(serviceName);
     expect(service.spec.clusterIP).toBe("None");
     expect(service.spec.publishNotReadyAddresses).toBe(true);
-    expect(matches(workload.spec.selector.matchLabels, workload.spec.template.metadata.labels)).toBe(true);
     const selected = objects.filter(
       (o) => o.kind === "StatefulSet" && matches(service.spec.selector, o.spec.template.metadata.labels),
     );
-    expect(selected).toEqual([workload]);
-    const ports = podSpec(workload).containers.flatMap((c: { ports?: unknown[] }) => c.ports ?? []);
-    for (const port of service.spec.ports) {
-      const target = ports.find((p: { name: string }) => p.name === port.targetPort);
-      expect(target?.containerPort, `${serviceName} port ${port.name}`).toBe(port.port);
+    expect(selected).toEqual(members);
+    for (const workload of members) {
+      expect(workload.spec.serviceName).toBe(serviceName);
+      expect(matches(workload.spec.selector.matchLabels, workload.spec.template.metadata.labels)).toBe(true);
+      // No two sets may claim each other's pods.
+      for (const other of members.filter((o) => o !== workload)) {
+        expect(matches(workload.spec.selector.matchLabels, other.spec.template.metadata.labels)).toBe(false);
+      }
+      const ports = podSpec(workload).containers.flatMap((c: { ports?: unknown[] }) => c.ports ?? []);
+      for (const port of service.spec.ports) {
+        const target = ports.find((p: { name: string }) => p.name === port.targetPort);
+        expect(target?.containerPort, `${serviceName} port ${port.name}`).toBe(port.port);
+      }
     }
   }
 
   // Ports match the flags the containers are given.
-  const backendContainer = container(backend, "backend");
-  expect(backendContainer.args).toEqual(["backend"]);
-  expect(env(backendContainer, "BINRING_LISTEN")).toBe(`0.0.0.0:${namedPort(backendContainer, "grpc")}`);
-  const redisArgs: string[] = container(backend, "redis").args;
-  expect(env(backendContainer, "BINRING_REDIS")).toBe(
-    `redis://127.0.0.1:${redisArgs[redisArgs.indexOf("--port") + 1]}`,
-  );
-  expect(redisArgs[redisArgs.indexOf("--appendonly") + 1]).toBe("yes");
-  expect(container(backend, "redis").volumeMounts).toContainEqual({
-    name: backend.spec.volumeClaimTemplates[0].metadata.name,
-    mountPath: redisArgs[redisArgs.indexOf("--dir") + 1],
-  });
+  for (const backend of backends) {
+    const backendContainer = container(backend, "backend");
+    expect(backendContainer.args).toEqual(["backend"]);
+    expect(env(backendContainer, "BINRING_LISTEN")).toBe(`0.0.0.0:${namedPort(backendContainer, "grpc")}`);
+    const redisArgs: string[] = container(backend, "redis").args;
+    expect(env(backendContainer, "BINRING_REDIS")).toBe(
+      `redis://127.0.0.1:${redisArgs[redisArgs.indexOf("--port") + 1]}`,
+    );
+    expect(redisArgs[redisArgs.indexOf("--appendonly") + 1]).toBe("yes");
+    expect(container(backend, "redis").volumeMounts).toContainEqual({
+      name: backend.spec.volumeClaimTemplates[0].metadata.name,
+      mountPath: redisArgs[redisArgs.indexOf("--dir") + 1],
+    });
+    for (const probe of [backendContainer.readinessProbe, backendContainer.livenessProbe]) {
+      expect(probe.tcpSocket).toEqual({ port: "grpc" });
+    }
+  }
   const keeperContainer = container(keeper, "keeper");
   expect(keeperContainer.args).toEqual(["keeper"]);
   expect(env(keeperContainer, "BINRING_INDEX_FROM_HOSTNAME")).toBe("true");
@@ -109,31 +140,36 @@ function checkCluster(objects: K8sObject[], dnsSuffix: string): void {
   for (const probe of [keeperContainer.readinessProbe, keeperContainer.livenessProbe]) {
     expect(probe.httpGet).toEqual({ path: "/health", port: "http" });
   }
-  for (const probe of [backendContainer.readinessProbe, backendContainer.livenessProbe]) {
-    expect(probe.tcpSocket).toEqual({ port: "grpc" });
-  }
 
-  // The cluster file names exactly the pods the StatefulSets will have.
+  // The cluster file names exactly the pods the StatefulSets will have, each with the zone it is pinned to.
   const file = clusterFile(objects);
-  const names = (workload: K8sObject, port: number) =>
+  const pods = (workload: K8sObject, port: number) =>
     Array.from(
       { length: workload.spec.replicas },
       (_, i) => `${workload.metadata.name}-${i}.${workload.spec.serviceName}${dnsSuffix}:${port}`,
     );
-  expect(file.backends).toEqual(names(backend, namedPort(backendContainer, "grpc")!));
-  expect(file.keepers).toEqual(names(keeper, namedPort(keeperContainer, "grpc")!));
+  const backendPods = backends.flatMap((b) => pods(b, namedPort(container(b, "backend"), "grpc")!));
+  expect([...file.backends].sort()).toEqual(backendPods.sort());
+  expect(file.keepers).toEqual(pods(keeper, namedPort(keeperContainer, "grpc")!));
+  for (const backend of backends) {
+    const zone = pinnedZone(backend);
+    expect(backend.spec.template.metadata.labels["binring.dev/zone"]).toBe(zone);
+    for (const pod of pods(backend, 7000)) expect(file.zones?.[pod]).toBe(zone);
+  }
 
   // Drains take one backend at a time; copies spread across nodes; nothing runs privileged.
   const budget = find(objects, "PodDisruptionBudget", "backend");
   expect(budget.spec.maxUnavailable).toBe(1);
-  expect(matches(budget.spec.selector.matchLabels, backend.spec.template.metadata.labels)).toBe(true);
-  const antiAffinity =
-    podSpec(backend).affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0];
-  expect(antiAffinity.podAffinityTerm.topologyKey).toBe("kubernetes.io/hostname");
-  expect(
-    matches(antiAffinity.podAffinityTerm.labelSelector.matchLabels, backend.spec.template.metadata.labels),
-  ).toBe(true);
-  for (const workload of [backend, keeper]) {
+  for (const backend of backends) {
+    expect(matches(budget.spec.selector.matchLabels, backend.spec.template.metadata.labels)).toBe(true);
+    const antiAffinity =
+      podSpec(backend).affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0];
+    expect(antiAffinity.podAffinityTerm.topologyKey).toBe("kubernetes.io/hostname");
+    expect(
+      matches(antiAffinity.podAffinityTerm.labelSelector.matchLabels, backend.spec.template.metadata.labels),
+    ).toBe(true);
+  }
+  for (const workload of [...backends, keeper]) {
     const pod = podSpec(workload);
     expect(pod.securityContext.runAsNonRoot).toBe(true);
     expect(pod.automountServiceAccountToken).toBe(false);
@@ -153,7 +189,7 @@ function checkCluster(objects: K8sObject[], dnsSuffix: string): void {
 }
 
 /** `binring cluster-file` as scale.sh runs it. */
-function generated(backends: number, keepers: number, namespace: string) {
+function generated(backends: number, keepers: number, namespace: string, zones?: string) {
   const output = execFileSync(process.execPath, [
     CLI_MAIN,
     "cluster-file",
@@ -161,8 +197,9 @@ function generated(backends: number, keepers: number, namespace: string) {
     String(backends),
     "--keepers",
     String(keepers),
+    ...(zones ? ["--zones", zones] : []),
     "--backend-address",
-    `backend-{i}.backend.${namespace}.svc:7000`,
+    zones ? `backend-{zone}-{i}.backend.${namespace}.svc:7000` : `backend-{i}.backend.${namespace}.svc:7000`,
     "--keeper-address",
     `keeper-{i}.keeper.${namespace}.svc:7600`,
   ]);
@@ -187,6 +224,27 @@ describe("deploy/k8s", () => {
       "registry.example.com/binring:0.1.0",
     );
     expect(clusterFile(objects)).toEqual(parseClusterConfig(generated(6, 3, "binring")));
+  });
+
+  it("zones overlay: one backend set per zone, pinned by node affinity, each pod listed with its zone", () => {
+    const objects = renderKustomization(join(K8S, "overlays/zones"));
+    checkCluster(objects, ".binring.svc");
+    expect(
+      workloads(objects, "backend").map((b) => [b.metadata.name, b.spec.replicas, pinnedZone(b)]),
+    ).toEqual([
+      ["backend-zone-a", 2, "zone-a"],
+      ["backend-zone-b", 2, "zone-b"],
+      ["backend-zone-c", 2, "zone-c"],
+    ]);
+    expect(clusterFile(objects)).toEqual(
+      parseClusterConfig(generated(2, 3, "binring", "zone-a,zone-b,zone-c")),
+    );
+    // What the clients and keepers will compute from it: every bin in three zones.
+    const file = clusterFile(objects);
+    const ring = new HashRing(ringMembers(file.backends, file.zones));
+    for (let i = 0; i < 500; i++) {
+      expect(new Set(ring.replicasFor(`bin-${i}`).map((id) => file.zones![id])).size).toBe(3);
+    }
   });
 
   it("scaling is one number: scale.sh 9 gives 9 backend pods and a cluster file naming them", () => {
@@ -221,5 +279,16 @@ describe("deploy/k8s", () => {
     })();
     expect(refused).toMatch(/--backends must be a positive integer, got "0"/);
     expect(find(renderKustomization(overlay), "StatefulSet", "backend").spec.replicas).toBe(9);
+
+    // Zoned: the number is backends per zone.
+    const zones = join(copy, "overlays/zones");
+    execFileSync("sh", [join(copy, "scale.sh"), zones, "3"], {
+      env: { ...process.env, BINRING: `${process.execPath} ${CLI_MAIN}` },
+      stdio: "pipe",
+    });
+    const zoned = renderKustomization(zones);
+    checkCluster(zoned, ".binring.svc");
+    expect(workloads(zoned, "backend").map((b) => b.spec.replicas)).toEqual([3, 3, 3]);
+    expect(find(zoned, "StatefulSet", "keeper").spec.replicas).toBe(3);
   });
 });
