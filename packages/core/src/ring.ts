@@ -164,31 +164,39 @@ export class HashRing {
     const replicas: string[] = [];
     const total = this.#points.length;
     if (total === 0 || count < 1) return replicas;
-    const seen = new Uint8Array(this.members.length);
-    const zoneTaken = new Uint8Array(this.#zoneCount);
-    let zonesTaken = 0;
+    // Members met: a short list first, a per-member table once the walk is long (as in #replicasAt).
+    const tracked: number[] = [];
+    let table: Uint8Array | undefined;
+    /** Zones of the replicas taken while zones last: at most `count`, so a list. */
+    const zonesTaken: number[] = [];
     /** Live members met in a zone already taken, in walk order: the fallback. */
     const skipped: string[] = [];
     let zonesExhausted = false;
     let met = 0;
     for (let i = this.#firstAtOrAfter(point); ; i = i + 1 === total ? 0 : i + 1) {
       const owner = this.#owners[i]!;
-      if (seen[owner] === 1) continue;
-      seen[owner] = 1;
+      if (table ? table[owner] === 1 : tracked.includes(owner)) continue;
+      if (table) table[owner] = 1;
+      else if (tracked.push(owner) === LIST_TRACKED_OWNERS) {
+        table = new Uint8Array(this.members.length);
+        for (const seen of tracked) table[seen] = 1;
+      }
       const id = this.members[owner]!.id;
       if (isLive(id)) {
         const zone = this.#zoneOf[owner]!;
         if (zonesExhausted) {
           if (replicas.push(id) === count) break;
-        } else if (zoneTaken[zone] === 0) {
-          zoneTaken[zone] = 1;
-          zonesTaken++;
+        } else if (!zonesTaken.includes(zone)) {
+          zonesTaken.push(zone);
           if (replicas.push(id) === count) break;
         } else {
           skipped.push(id);
         }
-        if (!zonesExhausted && skipped.length > 0) liveZones ??= this.#liveZones(isLive);
-        if (!zonesExhausted && (zonesTaken === this.#zoneCount || zonesTaken === liveZones)) {
+        // Whether a new zone can still come is worth an O(members) count only on a long walk.
+        if (!zonesExhausted && skipped.length > 0 && met >= LIST_TRACKED_OWNERS) {
+          liveZones ??= this.#liveZones(isLive);
+        }
+        if (!zonesExhausted && (zonesTaken.length === this.#zoneCount || zonesTaken.length === liveZones)) {
           // No new zone can come: fall back to the members met, in walk order.
           zonesExhausted = true;
           for (const fallback of skipped) if (replicas.push(fallback) === count) return replicas;

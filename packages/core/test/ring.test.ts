@@ -283,6 +283,20 @@ describe("HashRing zones", () => {
     }
   });
 
+  it("places a bin with a member dead exactly as a ring without that member", () => {
+    // What makes scaling down safe: once the keepers have repaired a stopped backend, dropping it
+    // from the cluster file moves nothing.
+    for (const given of [zoned(9, ["a", "b", "c"]), zoned(7, ["a", "b"]), members(7)]) {
+      const ring = new HashRing(given);
+      for (const gone of [given[0]!.id, given[4]!.id]) {
+        const smaller = new HashRing(given.filter((m) => m.id !== gone));
+        for (const bin of bins(1000)) {
+          expect(ring.replicasFor(bin, (id) => id !== gone)).toEqual(smaller.replicasFor(bin));
+        }
+      }
+    }
+  });
+
   it("keeps segments and changes consistent with replicasAt", () => {
     const ring = new HashRing(zoned(8, ["a", "b", "c"]), { virtualNodes: 32 });
     const dead = ring.members[2]!.id;
