@@ -27,6 +27,11 @@ fi
 # Generate first: a bad count fails here, before anything is rewritten.
 file=$($binring cluster-file --backends "$backends" --keepers "$keepers" "$@" \
   --keeper-address "keeper-{i}.keeper.$namespace.svc:7600")
+previous=$(sed -n "/- name: backend\(-.*\)\?\$/{n;s/^ *count: *//p;q;}" "$kustomization")
+if [ "$backends" -lt "$previous" ]; then
+  echo "scaling down from $previous: first stop backends one at a time with kubectl scale and let the" >&2
+  echo "keepers repair each (deploy/README.md, Scaling); applying a lower count stops several at once." >&2
+fi
 printf '%s\n' "$file" >"$overlay/binring.json"
 sed -i -e "/- name: backend\(-.*\)\?\$/{n;s/count: .*/count: $backends/;}" \
   -e "/- name: keeper\$/{n;s/count: .*/count: $keepers/;}" "$kustomization"
