@@ -10,9 +10,9 @@ import {
   type CheckerName,
   countStatuses,
   type Verdict,
-  verdictResult,
   type Violation,
   ViolationList,
+  verdictResult,
 } from "./verdict.js";
 import { type Model, type SearchResult, searchLinearization, type TimedOp } from "./wgl-search.js";
 
@@ -29,7 +29,10 @@ const DEFAULT_KEY_BUDGET_MS = 10_000;
 /** A value a read can return, as it names writes: null is "unset", the state a delete leaves. */
 type Token = string | null;
 
-export function checkRegisterLinearizability(history: History, options: LinearizabilityOptions = {}): Verdict {
+export function checkRegisterLinearizability(
+  history: History,
+  options: LinearizabilityOptions = {},
+): Verdict {
   return checkKind("linearizability", "string", history, options);
 }
 
@@ -116,7 +119,8 @@ class KeyHistory {
     const appended = new Set<string>();
     for (const op of candidates) {
       if (isRead(op)) for (const token of this.readTokens(op)) observed.add(token);
-      if (op.op === "listRemove" && op.status === "ok" && (op.result as number) > 0) removedSome.add(op.value!);
+      if (op.op === "listRemove" && op.status === "ok" && (op.result as number) > 0)
+        removedSome.add(op.value!);
       if (op.op === "listAppend") appended.add(op.value!);
     }
     // A write that may not have happened and whose effect nobody saw can be placed after
@@ -159,7 +163,8 @@ class KeyHistory {
   close(ops: readonly Operation[]): Operation[] {
     const closed = new Set(ops);
     for (const op of ops) {
-      for (const token of this.dependencies(op)) for (const write of this.writesOf.get(token) ?? []) closed.add(write);
+      for (const token of this.dependencies(op))
+        for (const write of this.writesOf.get(token) ?? []) closed.add(write);
     }
     return this.ops.filter((op) => closed.has(op));
   }
@@ -168,7 +173,9 @@ class KeyHistory {
   prune(ops: readonly Operation[]): Operation[] {
     const present = new Set(ops);
     const complete = (op: Operation) =>
-      this.dependencies(op).every((token) => (this.writesOf.get(token) ?? []).every((write) => present.has(write)));
+      this.dependencies(op).every((token) =>
+        (this.writesOf.get(token) ?? []).every((write) => present.has(write)),
+      );
     return ops.filter(complete);
   }
 

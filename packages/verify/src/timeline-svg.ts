@@ -89,12 +89,17 @@ export function renderTimelineSvg(history: History, title: string): string {
       else series[op.status] += `M${px} ${py}h0`;
     }
     if (series.ok) {
-      out.push(`<path d="${series.ok}" stroke="${OK_COLOUR}" stroke-opacity="0.55" stroke-width="2.5" stroke-linecap="round"/>`);
+      out.push(
+        `<path d="${series.ok}" stroke="${OK_COLOUR}" stroke-opacity="0.55" stroke-width="2.5" stroke-linecap="round"/>`,
+      );
     }
     if (series.unknown) {
-      out.push(`<path d="${series.unknown}" stroke="${UNKNOWN_COLOUR}" stroke-width="5" stroke-linecap="round"/>`);
+      out.push(
+        `<path d="${series.unknown}" stroke="${UNKNOWN_COLOUR}" stroke-width="5" stroke-linecap="round"/>`,
+      );
     }
-    if (series.fail) out.push(`<path d="${series.fail}" stroke="${FAIL_COLOUR}" stroke-width="1.5" fill="none"/>`);
+    if (series.fail)
+      out.push(`<path d="${series.fail}" stroke="${FAIL_COLOUR}" stroke-width="1.5" fill="none"/>`);
   });
 
   const plotBottom = TOP + Math.max(1, panels.length) * (PANEL_HEIGHT + PANEL_GAP) - PANEL_GAP;
@@ -106,7 +111,9 @@ export function renderTimelineSvg(history: History, title: string): string {
       `<text x="${px}" y="${plotBottom + 17}" text-anchor="middle">${Number(second.toFixed(3))}</text>`,
     );
   }
-  out.push(`<text x="${LEFT + plotWidth / 2}" y="${plotBottom + 34}" text-anchor="middle">time since start (s)</text>`);
+  out.push(
+    `<text x="${LEFT + plotWidth / 2}" y="${plotBottom + 34}" text-anchor="middle">time since start (s)</text>`,
+  );
 
   // Fault labels take turns on three rows so that neighbours do not overlap.
   history.faults.forEach((fault, index) => {

@@ -72,9 +72,12 @@ const ms = (time: number) => (Number.isFinite(time) ? time.toFixed(1) : "∞");
 export function describeEntry(entry: Operation | FinalRead): string {
   if (isFinal(entry)) return `final ${entry.kind} ${entry.bin}/${entry.key} = ${json(entry.value)}`;
   const target = entry.key === undefined ? entry.bin : `${entry.bin}/${entry.key}`;
-  const argument = entry.value !== undefined ? ` ${json(entry.value)}` : entry.atLeast ? ` ${entry.atLeast}` : "";
+  const argument =
+    entry.value !== undefined ? ` ${json(entry.value)}` : entry.atLeast ? ` ${entry.atLeast}` : "";
   const outcome =
-    entry.status === "ok" ? `ok -> ${json(entry.result)}` : `${entry.status}${entry.error ? ` (${entry.error})` : ""}`;
+    entry.status === "ok"
+      ? `ok -> ${json(entry.result)}`
+      : `${entry.status}${entry.error ? ` (${entry.error})` : ""}`;
   return `#${entry.id} p${entry.process} [${ms(entry.invoke)}, ${ms(entry.complete)}] ${entry.op} ${target}${argument} ${outcome}`;
 }
 

@@ -32,7 +32,9 @@ describe("a 60 s history of 16 clients over 25 string and 25 list keys", () => {
   it("finds one stale read planted among them, with a small window", () => {
     const sabotaged = structuredClone(history);
     const reads = sabotaged.ops.filter((op) => op.op === "get" && op.key === "k3" && op.bin === "b2");
-    const firstWrite = sabotaged.ops.find((op) => op.op === "set" && op.key === "k3" && op.bin === "b2" && op.value);
+    const firstWrite = sabotaged.ops.find(
+      (op) => op.op === "set" && op.key === "k3" && op.bin === "b2" && op.value,
+    );
     const victim = reads.filter((op) => op.status === "ok").at(-1)!;
     victim.result = firstWrite!.value!;
     const outcome = verifyHistory(sabotaged);
