@@ -65,7 +65,7 @@ describe("report", () => {
     expect(svg.startsWith("<svg")).toBe(true);
     expect(svg.trimEnd().endsWith("</svg>")).toBe(true);
     for (const kind of ["set", "get", "listAppend", "listRemove", "listGet", "clock"]) {
-      expect(svg).toContain(`font-weight="bold">${kind}</text>`);
+      expect(svg).toContain(`stroke-width="4">${kind}</text>`);
     }
     expect(svg.match(/stroke-dasharray="4 3"/g)).toHaveLength(history.faults.length);
     expect(svg).toContain(">kill-backend backend-0</text>");
