@@ -64,7 +64,22 @@ describe("list linearizability", () => {
       history([first, second, missing, listGet("l", ["p1-1"], { at: [11, 12] })]),
     );
     expect(verdict.result).toBe("fail");
-    expect(windowIds(verdict.violations[0]!.window)).toEqual([first.id, second.id, missing.id]);
+    expect(verdict.violations[0]!.message).toContain('when their reads are restricted to ["p1-1"]');
+    expect(windowIds(verdict.violations[0]!.window)).toEqual([first.id, missing.id]);
+  });
+
+  it("catches appends seen in opposite orders", () => {
+    const a = append("l", "p1-1", { at: [0, 100] });
+    const b = append("l", "p2-2", { at: [0, 100] });
+    const ab = listGet("l", ["p1-1", "p2-2"], { at: [110, 120] });
+    const ba = listGet("l", ["p2-2", "p1-1"], { at: [130, 140] });
+    const others = [
+      append("l", "p3-3", { at: [150, 160] }),
+      listGet("l", ["p1-1", "p2-2", "p3-3"], { at: [170, 180] }),
+    ];
+    const verdict = checkListLinearizability(history([a, b, ab, ba, ...others]));
+    expect(verdict.violations[0]!.message).toContain('restricted to ["p1-1","p2-2"]');
+    expect(windowIds(verdict.violations[0]!.window)).toEqual([a.id, b.id, ab.id, ba.id]);
   });
 
   it("passes appends and removes that may or may not have happened", () => {
