@@ -243,12 +243,20 @@ class KeyHistory {
   }
 
   /**
-   * Reads that returned a value already overwritten before they began: for every write the value
-   * could come from, an acknowledged write of another value began after it completed and
-   * completed before the read began. Cheap, and a proof of non-linearizability on its own.
+   * Reads that missed an acknowledged write completed before they began. Cheap, and each one a
+   * proof of non-linearizability on its own, so they stand in for the search when it runs out of
+   * time.
    */
   staleReads(): Violation[] {
-    if (this.kind !== "string") return [];
+    return this.kind === "string" ? this.staleRegisterReads() : this.staleListReads();
+  }
+
+  /**
+   * String keys: the value read was overwritten before the read began — for every write it could
+   * come from, an acknowledged set of another value began after it completed and completed before
+   * the read began.
+   */
+  staleRegisterReads(): Violation[] {
     const acknowledged = this.ops
       .filter((op) => op.op === "set" && op.status === "ok")
       .sort((a, b) => a.complete - b.complete);
@@ -281,6 +289,44 @@ class KeyHistory {
         message: `get of ${where} returned ${JSON.stringify(token)} after an acknowledged set to ${JSON.stringify(overwrite.value)} that began after that value was written`,
         window: byInvoke(lastSource ? [lastSource, overwrite, read] : [overwrite, read]),
       });
+    }
+    return stale;
+  }
+
+  /**
+   * List keys: the read lacks a value whose acknowledged append completed before the read began,
+   * though no remove of that value began before the read completed.
+   */
+  staleListReads(): Violation[] {
+    const firstAppended = new Map<string, Operation>();
+    const firstRemoveInvoke = new Map<string, number>();
+    for (const op of this.ops) {
+      const value = op.value!;
+      if (op.op === "listAppend" && op.status === "ok") {
+        const known = firstAppended.get(value);
+        if (!known || op.complete < known.complete) firstAppended.set(value, op);
+      }
+      if (op.op === "listRemove") {
+        firstRemoveInvoke.set(
+          value,
+          Math.min(firstRemoveInvoke.get(value) ?? Number.POSITIVE_INFINITY, op.invoke),
+        );
+      }
+    }
+    const stale: Violation[] = [];
+    for (const read of this.ops) {
+      if (read.op !== "listGet") continue;
+      const seen = new Set(read.result as string[]);
+      for (const [value, append] of firstAppended) {
+        if (append.complete >= read.invoke || seen.has(value)) continue;
+        if ((firstRemoveInvoke.get(value) ?? Number.POSITIVE_INFINITY) < read.complete) continue;
+        stale.push({
+          kind: "stale-read",
+          message: `listGet of ${read.bin}/${read.key} lacks ${JSON.stringify(value)}, appended (acknowledged) before it began and not removed before it ended`,
+          window: [append, read],
+        });
+        break;
+      }
     }
     return stale;
   }
