@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { checkListLinearizability, checkRegisterLinearizability } from "../src/check-linearizability.js";
 import type { Operation } from "../src/history.js";
 import { listModel, registerModel } from "../src/models.js";
 import { ILLEGAL, type Model, searchLinearization, type TimedOp } from "../src/wgl-search.js";
-import { append, get, listGet, remove, set } from "./history-builders.js";
+import { append, get, history, listGet, remove, set } from "./history-builders.js";
 
 const forever = () => performance.now() + 60_000;
 
@@ -186,6 +187,54 @@ describe("agrees with a brute-force search on random small histories", () => {
     // Both outcomes were exercised.
     expect(illegal).toBeGreaterThan(50);
     expect(illegal).toBeLessThan(350);
+  });
+
+  it("the register checker, which drops unseen indefinite writes and bounds seen ones", () => {
+    const rand = random(99);
+    let failures = 0;
+    for (let round = 0; round < 300; round++) {
+      let written = 0;
+      const ops: Operation[] = Array.from({ length: 2 + Math.floor(rand() * 5) }, () => {
+        const start = Math.floor(rand() * 10);
+        const at = [start, start + Math.floor(rand() * 5)] as [number, number];
+        if (rand() < 0.5) {
+          const status = rand() < 0.3 ? ("unknown" as const) : ("ok" as const);
+          return set("x", `v${written++}`, { at, status });
+        }
+        return get("x", rand() < 0.2 ? null : `v${Math.floor(rand() * 4)}`, { at });
+      });
+      const expected = bruteForce(registerModel(), timed(ops));
+      const verdict = checkRegisterLinearizability(history(ops));
+      expect(verdict.result, JSON.stringify(ops)).toBe(expected ? "pass" : "fail");
+      if (!expected) failures++;
+    }
+    expect(failures).toBeGreaterThan(30);
+    expect(failures).toBeLessThan(270);
+  });
+
+  it("the list checker, which drops unseen indefinite writes and bounds seen ones", () => {
+    const rand = random(123);
+    let failures = 0;
+    for (let round = 0; round < 300; round++) {
+      let written = 0;
+      const ops: Operation[] = Array.from({ length: 2 + Math.floor(rand() * 4) }, () => {
+        const start = Math.floor(rand() * 10);
+        const at = [start, start + Math.floor(rand() * 5)] as [number, number];
+        const status = rand() < 0.3 ? ("unknown" as const) : ("ok" as const);
+        const roll = rand();
+        if (roll < 0.45) return append("l", `v${written++}`, { at, status });
+        if (roll < 0.6)
+          return remove("l", `v${Math.floor(rand() * 3)}`, Math.floor(rand() * 2), { at, status });
+        const read = ["v0", "v1", "v2"].filter(() => rand() < 0.4);
+        return listGet("l", rand() < 0.2 ? [...read].reverse() : read, { at });
+      });
+      const expected = bruteForce(listModel(), timed(ops));
+      const verdict = checkListLinearizability(history(ops));
+      expect(verdict.result, JSON.stringify(ops)).toBe(expected ? "pass" : "fail");
+      if (!expected) failures++;
+    }
+    expect(failures).toBeGreaterThan(30);
+    expect(failures).toBeLessThan(270);
   });
 
   it("lists", () => {
