@@ -227,7 +227,12 @@ export class BackendChannel {
     const closed = new UnavailableError(`client for ${this.address} closed`);
     for (const pending of this.#queue) pending.reject(closed);
     this.#queue = [];
-    if (this.#pipe) this.#pipeFailed(this.#pipe, closed);
+    const pipe = this.#pipe;
+    if (pipe) {
+      this.#pipeFailed(pipe, closed);
+      // An open stream would keep the channel, and so the process, alive.
+      pipe.cancel();
+    }
     this.#client.close();
   }
 }
