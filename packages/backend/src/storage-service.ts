@@ -185,7 +185,7 @@ export class StorageService {
       writer: request.writer || undefined,
       seq: request.seq,
     });
-    return { stamp: stampToWire(result.stamp), removed: String(result.removed) };
+    return { stamp: stampToWire(result.stamp), removed: String(result.removed), ready: this.node.ready };
   }
 
   async #keys(request: PatternRequest__Output) {

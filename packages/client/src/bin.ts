@@ -182,7 +182,10 @@ export class Bin implements Storage {
           applied.set(address, reply.write!);
         }
         this.client.observeClock(stamp.clock);
-        return applied.get(replicas[0]!)!;
+        // A filling replica may miss earlier appends, so a remove's count comes from the first
+        // replica that was ready: the one readers use.
+        const replies = replicas.flatMap((address) => applied.get(address) ?? []);
+        return replies.find((reply) => reply.ready) ?? replies[0]!;
       } catch (error) {
         if (classifyFailure(error) === "fatal") throw error;
         lastError = error;

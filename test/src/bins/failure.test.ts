@@ -103,6 +103,9 @@ describe("readiness", () => {
     const direct = new StorageClient(primary, { bin: "ready-or-not" });
     expect(await direct.get("after")).toBe("restart");
     expect(await direct.get("k1")).toBeNull();
+    // The restarted primary holds no "before": the count comes from the first ready replica.
+    expect(await bin.listRemove("list", "before")).toBe(1);
+    expect(await bin.listGet("list")).toEqual(["after"]);
     await Promise.all([direct.close(), client.close()]);
   }, 60_000);
 });

@@ -10,6 +10,11 @@ export interface WriteReply {
    * first applied it.
    */
   'removed'?: (number | string | Long);
+  /**
+   * The backend was ready when it answered: it held every acknowledged entry,
+   * so its `removed` is the count readers would have seen.
+   */
+  'ready'?: (boolean);
 }
 
 export interface WriteReply__Output {
@@ -19,4 +24,9 @@ export interface WriteReply__Output {
    * first applied it.
    */
   'removed': (string);
+  /**
+   * The backend was ready when it answered: it held every acknowledged entry,
+   * so its `removed` is the count readers would have seen.
+   */
+  'ready': (boolean);
 }
