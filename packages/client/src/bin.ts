@@ -27,6 +27,7 @@ import type { BackendChannel } from "./backend-channel.js";
 import type { BinClient } from "./bin-client.js";
 import { refusesConnections } from "./connection-probe.js";
 import { classifyFailure, reportsRefusedConnection } from "./failure-kind.js";
+import { writeOrder } from "./sabotage.js";
 
 type WriteKind = "set" | "listAppend" | "listRemove";
 
@@ -159,7 +160,7 @@ export class Bin implements Storage {
           for (const clock of clocks.values()) if (clock > highest) highest = clock;
           stamp = { clock: highest, writer: this.client.writer, seq };
         }
-        for (const address of [...replicas].reverse()) {
+        for (const address of writeOrder(replicas, this.client.sabotage)) {
           if (applied.has(address)) continue;
           const reply = await this.#on(address, {
             [kind]: {
