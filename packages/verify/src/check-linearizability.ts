@@ -1,0 +1,252 @@
+// The linearizability checkers: each (bin, key) on its own (P-compositionality), string keys
+// against a register and list keys against a list, with the Wing–Gong–Lowe search of
+// wgl-search.ts under a time budget per key and overall. A key that is not linearizable is shrunk
+// to a smallest window of operations that is still not linearizable on its own (see `shrink`).
+import type { History, Operation } from "./history.js";
+import { listModel, registerModel } from "./models.js";
+import { groupBy, type KeyKind, type KeyPartition, partitionByKey } from "./partition.js";
+import {
+  byInvoke,
+  type CheckerName,
+  countStatuses,
+  type Verdict,
+  verdictResult,
+  type Violation,
+  ViolationList,
+} from "./verdict.js";
+import { type Model, type SearchResult, searchLinearization, type TimedOp } from "./wgl-search.js";
+
+export interface LinearizabilityOptions {
+  /** Time for all keys together, then the rest are reported unknown. @default 60000 */
+  budgetMs?: number;
+  /** Time for one key's search (and again for shrinking its window). @default 10000 */
+  keyBudgetMs?: number;
+}
+
+const DEFAULT_BUDGET_MS = 60_000;
+const DEFAULT_KEY_BUDGET_MS = 10_000;
+
+/** A value a read can return, as it names writes: null is "unset", the state a delete leaves. */
+type Token = string | null;
+
+export function checkRegisterLinearizability(history: History, options: LinearizabilityOptions = {}): Verdict {
+  return checkKind("linearizability", "string", history, options);
+}
+
+export function checkListLinearizability(history: History, options: LinearizabilityOptions = {}): Verdict {
+  return checkKind("lists", "list", history, options);
+}
+
+function checkKind(
+  checker: CheckerName,
+  kind: KeyKind,
+  history: History,
+  options: LinearizabilityOptions,
+): Verdict {
+  const started = performance.now();
+  const overallDeadline = started + (options.budgetMs ?? DEFAULT_BUDGET_MS);
+  const keyBudgetMs = options.keyBudgetMs ?? DEFAULT_KEY_BUDGET_MS;
+  const partitions = partitionByKey(history.ops, []).filter((p) => p.kind === kind);
+  const counts = countStatuses(partitions.flatMap((p) => p.ops));
+  const violations = new ViolationList();
+  const undecided: string[] = [];
+  const notes: string[] = [];
+  for (const partition of partitions) {
+    const where = `${partition.bin}/${partition.key}`;
+    const checked = new KeyHistory(partition);
+    const stale = checked.staleReads();
+    counts.stale += stale.length;
+    const deadline = Math.min(overallDeadline, performance.now() + keyBudgetMs);
+    const result: SearchResult =
+      performance.now() > overallDeadline ? "unknown" : checked.search(checked.ops, deadline);
+    if (result === "ok") continue;
+    if (result === "unknown" && stale.length === 0) {
+      undecided.push(where);
+      continue;
+    }
+    if (result === "unknown") {
+      // The search ran out of time, but a stale read alone proves the key is not linearizable.
+      violations.add(stale[0]!);
+      continue;
+    }
+    const shrunk = checked.shrink(Math.min(overallDeadline, performance.now() + keyBudgetMs));
+    violations.add({
+      kind: "not-linearizable",
+      message:
+        `${kind} key ${where} is not linearizable (${checked.ops.length} operations checked); ` +
+        `the ${shrunk.window.length} below cannot be ordered` +
+        (shrunk.minimal ? "" : " (the budget ran out before this window was shrunk further)"),
+      window: byInvoke(shrunk.window),
+    });
+  }
+  counts.violations = violations.total;
+  if (undecided.length > 0) {
+    notes.push(
+      `undecided within the budget: ${undecided.length} key(s) (${undecided.slice(0, 5).join(", ")}${undecided.length > 5 ? ", ..." : ""})`,
+    );
+  }
+  notes.push(`checked ${partitions.length} key(s) in ${Math.round(performance.now() - started)} ms`);
+  if (kind === "list") notes.push("model: list with append and remove; every listGet is checked");
+  return {
+    checker,
+    result: verdictResult(violations.total, undecided.length > 0),
+    counts,
+    violations: violations.listed,
+    notes,
+  };
+}
+
+/** One key's operations prepared for the search: what can be dropped is dropped. */
+class KeyHistory {
+  readonly kind: KeyKind;
+  readonly model: Model<unknown, Operation>;
+  /** The operations searched, in invoke order. */
+  readonly ops: Operation[];
+  /** Writes of each value (for lists, appends and removes of it). */
+  readonly writesOf: Map<Token, Operation[]>;
+
+  constructor(partition: KeyPartition) {
+    this.kind = partition.kind;
+    this.model = (partition.kind === "string" ? registerModel() : listModel()) as Model<unknown, Operation>;
+    const isRead = (op: Operation) => op.op === "get" || op.op === "listGet";
+    // A read that returned nothing constrains nothing.
+    const candidates = partition.ops.filter((op) => !isRead(op) || op.status === "ok");
+    const observed = new Set<Token>();
+    const removedSome = new Set<string>();
+    const appended = new Set<string>();
+    for (const op of candidates) {
+      if (isRead(op)) for (const token of this.readTokens(op)) observed.add(token);
+      if (op.op === "listRemove" && op.status === "ok" && (op.result as number) > 0) removedSome.add(op.value!);
+      if (op.op === "listAppend") appended.add(op.value!);
+    }
+    // A write that may not have happened and whose effect nobody saw can be placed after
+    // everything: dropping it changes no verdict and keeps the search small.
+    this.ops = candidates.filter((op) => {
+      if (op.status === "ok" || isRead(op)) return true;
+      if (op.op === "set") return observed.has(op.value === "" ? null : op.value!);
+      if (op.op === "listAppend") return observed.has(op.value!) || removedSome.has(op.value!);
+      return appended.has(op.value!);
+    });
+    this.writesOf = groupBy(
+      this.ops.filter((op) => !isRead(op)),
+      (op): Token => (op.op === "set" && op.value === "" ? null : op.value!),
+    );
+  }
+
+  readTokens(op: Operation): Token[] {
+    if (op.op === "get") return [op.result as string | null];
+    if (op.op === "listGet") return op.result as string[];
+    return [];
+  }
+
+  /** The values whose writes an operation depends on being present in a sub-history. */
+  dependencies(op: Operation): Token[] {
+    if (op.op === "get" || op.op === "listGet") return this.readTokens(op);
+    // A list element's fate is decided by all its appends and removes together.
+    return this.kind === "list" ? [op.value!] : [];
+  }
+
+  search(ops: readonly Operation[], deadline: number): SearchResult {
+    const timed: TimedOp<Operation>[] = ops.map((op) => ({
+      op,
+      call: op.invoke,
+      ret: op.status === "ok" ? op.complete : Number.POSITIVE_INFINITY,
+    }));
+    return searchLinearization(this.model, timed, deadline);
+  }
+
+  /** Adds every write the given operations depend on. */
+  close(ops: readonly Operation[]): Operation[] {
+    const closed = new Set(ops);
+    for (const op of ops) {
+      for (const token of this.dependencies(op)) for (const write of this.writesOf.get(token) ?? []) closed.add(write);
+    }
+    return this.ops.filter((op) => closed.has(op));
+  }
+
+  /** Removes every operation whose dependencies are not all present. */
+  prune(ops: readonly Operation[]): Operation[] {
+    const present = new Set(ops);
+    const complete = (op: Operation) =>
+      this.dependencies(op).every((token) => (this.writesOf.get(token) ?? []).every((write) => present.has(write)));
+    return ops.filter(complete);
+  }
+
+  /**
+   * A smallest sub-history that is still not linearizable. Only sub-histories closed under
+   * dependencies are tried (every read comes with all writes of each value it returned; for
+   * lists, all appends and removes of a value travel together): restricting a linearization of the
+   * whole to such a subset gives a linearization of the subset, so a closed subset that is not
+   * linearizable proves the whole is not. First the shortest prefix in invoke order, then chunks
+   * and single operations are dropped while the rest stays illegal.
+   */
+  shrink(deadline: number): { window: Operation[]; minimal: boolean } {
+    let minimal = true;
+    const illegal = (ops: readonly Operation[]) => {
+      const result = this.search(ops, deadline);
+      if (result === "unknown") minimal = false;
+      return result === "illegal";
+    };
+    let low = 1;
+    let high = this.ops.length;
+    while (low < high && minimal) {
+      const middle = (low + high) >>> 1;
+      if (illegal(this.close(this.ops.slice(0, middle)))) high = middle;
+      else low = middle + 1;
+    }
+    let window = this.close(this.ops.slice(0, high));
+    for (let chunk = Math.ceil(window.length / 2); chunk >= 1 && minimal; chunk = Math.floor(chunk / 2)) {
+      for (let start = 0; start < window.length && minimal; ) {
+        const candidate = this.prune([...window.slice(0, start), ...window.slice(start + chunk)]);
+        if (candidate.length < window.length && illegal(candidate)) window = candidate;
+        else start += chunk;
+      }
+    }
+    return { window, minimal };
+  }
+
+  /**
+   * Reads that returned a value already overwritten before they began: for every write the value
+   * could come from, an acknowledged write of another value began after it completed and
+   * completed before the read began. Cheap, and a proof of non-linearizability on its own.
+   */
+  staleReads(): Violation[] {
+    if (this.kind !== "string") return [];
+    const acknowledged = this.ops
+      .filter((op) => op.op === "set" && op.status === "ok")
+      .sort((a, b) => a.complete - b.complete);
+    // latestInvoke[i]: the acknowledged set with the latest invoke among the first i+1 to complete.
+    const latestInvoke: Operation[] = [];
+    for (const op of acknowledged) {
+      const best = latestInvoke.at(-1);
+      latestInvoke.push(best && best.invoke > op.invoke ? best : op);
+    }
+    const stale: Violation[] = [];
+    // Reads come in invoke order, so the prefix of sets completed before each only grows.
+    let count = 0;
+    for (const read of this.ops) {
+      if (read.op !== "get") continue;
+      const token = read.result as Token;
+      const sources = this.writesOf.get(token) ?? [];
+      if (token !== null && sources.length === 0) continue;
+      const lastSource = sources.reduce<Operation | undefined>(
+        (best, op) => (best === undefined || effectEnd(op) > effectEnd(best) ? op : best),
+        undefined,
+      );
+      const sourceEnd = lastSource ? effectEnd(lastSource) : Number.NEGATIVE_INFINITY;
+      // Acknowledged sets completed before the read began: a prefix of `acknowledged`.
+      while (count < acknowledged.length && acknowledged[count]!.complete < read.invoke) count++;
+      const overwrite = count > 0 ? latestInvoke[count - 1]! : undefined;
+      if (!overwrite || overwrite.invoke <= sourceEnd) continue;
+      const where = `${read.bin}/${read.key}`;
+      stale.push({
+        kind: "stale-read",
+        message: `get of ${where} returned ${JSON.stringify(token)} after an acknowledged set to ${JSON.stringify(overwrite.value)} that began after that value was written`,
+        window: byInvoke(lastSource ? [lastSource, overwrite, read] : [overwrite, read]),
+      });
+    }
+    return stale;
+  }
+}
+
+const effectEnd = (op: Operation) => (op.status === "ok" ? op.complete : Number.POSITIVE_INFINITY);

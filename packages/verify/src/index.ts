@@ -1,0 +1,36 @@
+// @binring/verify: reads an operation history recorded under faults and checks it for lost
+// writes, non-linearizable reads and clock regressions; renders the report.
+
+export { type ClockOptions, checkClock } from "./check-clock.js";
+export {
+  checkListLinearizability,
+  checkRegisterLinearizability,
+  type LinearizabilityOptions,
+} from "./check-linearizability.js";
+export { checkLostWrites } from "./check-lost-writes.js";
+export {
+  type Fault,
+  type FinalRead,
+  type History,
+  HistoryBuilder,
+  HistoryFormatError,
+  type HistoryMeta,
+  type OpKind,
+  type OpStatus,
+  type Operation,
+  parseHistory,
+  readHistory,
+} from "./history.js";
+export { listModel, registerModel } from "./models.js";
+export { renderMarkdown, verdictLines } from "./report-markdown.js";
+export { renderTimelineSvg } from "./timeline-svg.js";
+export {
+  type CheckerName,
+  describeEntry,
+  type Verdict,
+  type VerdictCounts,
+  type VerdictResult,
+  type Violation,
+} from "./verdict.js";
+export { type VerifyOptions, type VerifyOutcome, verifyHistory } from "./verify-history.js";
+export { ILLEGAL, type Model, type SearchResult, searchLinearization, type TimedOp } from "./wgl-search.js";

@@ -1,0 +1,111 @@
+import { describe, expect, it } from "vitest";
+import type { Operation } from "../src/history.js";
+import { listModel, registerModel } from "../src/models.js";
+import { searchLinearization, type TimedOp } from "../src/wgl-search.js";
+import { append, get, listGet, remove, set } from "./history-builders.js";
+
+const forever = () => performance.now() + 60_000;
+
+/** Ops with fail/unknown status may take effect at any time after their call. */
+const timed = (ops: Operation[]): TimedOp<Operation>[] =>
+  ops.map((op) => ({ op, call: op.invoke, ret: op.status === "ok" ? op.complete : Number.POSITIVE_INFINITY }));
+
+const register = (ops: Operation[], initial: string | null = null) =>
+  searchLinearization(registerModel(initial), timed(ops), forever());
+
+describe("register histories from Porcupine's test suite (initial value 0)", () => {
+  it("put(100) overlapping get()->100 and get()->0 is linearizable", () => {
+    const ops = [set("x", "100", { at: [0, 100] }), get("x", "100", { at: [25, 75] }), get("x", "0", { at: [30, 60] })];
+    expect(register(ops, "0")).toBe("ok");
+  });
+
+  it("put(200), get()->200, then get()->0 after it is not", () => {
+    const ops = [set("x", "200", { at: [0, 100] }), get("x", "200", { at: [10, 30] }), get("x", "0", { at: [40, 90] })];
+    expect(register(ops, "0")).toBe("illegal");
+  });
+});
+
+describe("register histories", () => {
+  it("accepts the empty history and a read of the unset key", () => {
+    expect(register([])).toBe("ok");
+    expect(register([get("x", null, { at: [0, 1] })])).toBe("ok");
+  });
+
+  it("refuses a read of the old value after a write completed", () => {
+    const ops = [set("x", "a", { at: [0, 10] }), set("x", "b", { at: [20, 30] }), get("x", "a", { at: [40, 50] })];
+    expect(register(ops)).toBe("illegal");
+  });
+
+  it("lets concurrent writes land in either order, but only one", () => {
+    const writes = () => [set("x", "a", { at: [0, 100] }), set("x", "b", { at: [0, 100] })];
+    expect(register([...writes(), get("x", "a", { at: [10, 20] }), get("x", "b", { at: [30, 40] })])).toBe("ok");
+    expect(register([...writes(), get("x", "b", { at: [10, 20] }), get("x", "a", { at: [30, 40] })])).toBe("ok");
+    const flipFlop = [
+      ...writes(),
+      get("x", "a", { at: [10, 20] }),
+      get("x", "b", { at: [30, 40] }),
+      get("x", "a", { at: [50, 60] }),
+    ];
+    expect(register(flipFlop)).toBe("illegal");
+  });
+
+  it("treats operations that touch as concurrent", () => {
+    expect(register([set("x", "a", { at: [0, 10] }), get("x", null, { at: [10, 20] })])).toBe("ok");
+    expect(register([set("x", "a", { at: [0, 10] }), get("x", null, { at: [11, 20] })])).toBe("illegal");
+  });
+
+  it("lets an unknown write happen late or never, but not un-happen", () => {
+    const unknown = () => set("x", "a", { at: [0, 5], status: "unknown" });
+    expect(register([unknown(), get("x", null, { at: [100, 110] }), get("x", "a", { at: [200, 210] })])).toBe("ok");
+    expect(register([unknown(), get("x", null, { at: [100, 110] })])).toBe("ok");
+    expect(register([unknown(), get("x", "a", { at: [100, 110] }), get("x", null, { at: [200, 210] })])).toBe(
+      "illegal",
+    );
+    // A read cannot see a write before it was invoked, known or not.
+    expect(register([get("x", "a", { at: [0, 1] }), set("x", "a", { at: [5, 6], status: "fail" })])).toBe(
+      "illegal",
+    );
+  });
+
+  it("treats set to the empty string as a delete", () => {
+    const ops = [set("x", "a", { at: [0, 1] }), set("x", "", { at: [2, 3] }), get("x", null, { at: [4, 5] })];
+    expect(register(ops)).toBe("ok");
+  });
+});
+
+describe("list histories", () => {
+  const list = (ops: Operation[]) => searchLinearization(listModel(), timed(ops), forever());
+
+  it("keeps append order and checks remove counts", () => {
+    const ops = [
+      append("l", "a", { at: [0, 1] }),
+      append("l", "b", { at: [2, 3] }),
+      listGet("l", ["a", "b"], { at: [4, 5] }),
+      remove("l", "a", 1, { at: [6, 7] }),
+      listGet("l", ["b"], { at: [8, 9] }),
+    ];
+    expect(list(ops)).toBe("ok");
+    expect(list([...ops.slice(0, 2), listGet("l", ["b", "a"], { at: [4, 5] })])).toBe("illegal");
+    expect(list([append("l", "a", { at: [0, 1] }), remove("l", "a", 0, { at: [2, 3] })])).toBe("illegal");
+  });
+
+  it("lets concurrent appends land in either order", () => {
+    const ops = [
+      append("l", "a", { at: [0, 10] }),
+      append("l", "b", { at: [0, 10] }),
+      listGet("l", ["b", "a"], { at: [11, 12] }),
+    ];
+    expect(list(ops)).toBe("ok");
+  });
+});
+
+describe("time budget", () => {
+  it("answers unknown instead of exploring an exponential history", () => {
+    // 24 concurrent writes then a read of a value none wrote: every subset and order is tried.
+    const ops = Array.from({ length: 24 }, (_, i) => set("x", `v${i}`, { at: [0, 100] }));
+    ops.push(get("x", "nobody", { at: [200, 210] }));
+    const started = performance.now();
+    expect(searchLinearization(registerModel(), timed(ops), performance.now() + 200)).toBe("unknown");
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});
