@@ -14,6 +14,7 @@ import { CliError } from "../cli-error.js";
 import { readClusterFile } from "../cluster-file.js";
 import { LocalCluster } from "../local-cluster.js";
 import { createLogger } from "../logger.js";
+import { verifyRun } from "../verify-run.js";
 
 export const CHAOS_USAGE = `binring chaos (--local [--backends 6] [--keepers 3] [--dir DIR] | --config binring.json)
     [--duration 60s] [--fault-every 5s] [--seed N] [--clients 16] [--out DIR]`;
@@ -91,7 +92,9 @@ export async function chaosCommand(args: string[]): Promise<void> {
     );
   }
   const stopCluster = async () => {
-    await cluster?.stop();
+    const running = cluster;
+    cluster = undefined;
+    await running?.stop();
   };
   process.once("SIGINT", () => {
     void stopCluster().finally(() => process.exit(130));
@@ -115,8 +118,25 @@ export async function chaosCommand(args: string[]): Promise<void> {
     }).run();
     const { ok, fail, unknown } = result.counts;
     process.stderr.write(
-      `binring chaos: ${ok + fail + unknown} operations (ok ${ok}, fail ${fail}, unknown ${unknown}), ${result.faults} faults, healed in ${result.healMs} ms\n  history: ${result.historyPath}\n`,
+      `binring chaos: ${ok + fail + unknown} operations (ok ${ok}, fail ${fail}, unknown ${unknown}), ${result.faults} faults, healed in ${result.healMs} ms; checking the history\n`,
     );
+    await stopCluster();
+    const verified = await verifyRun(
+      result.historyPath,
+      out,
+      `binring chaos, seed ${seed}${sabotage ? ` (sabotage: ${sabotage})` : ""}`,
+    );
+    process.stdout.write(`${verified.lines.join("\n")}\n`);
+    process.stderr.write(
+      `binring chaos: ${verified.outcome.result.toUpperCase()}; report ${verified.reportPath}, timeline ${verified.timelinePath}, history ${result.historyPath}\n`,
+    );
+    if (verified.outcome.result === "fail")
+      throw new CliError("binring chaos: a checker failed (see the report)", 1);
+    if (verified.outcome.result === "unknown")
+      throw new CliError(
+        "binring chaos: a checker could not decide within its time budget (see the report)",
+        3,
+      );
   } finally {
     await stopCluster();
   }
