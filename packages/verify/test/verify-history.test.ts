@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { parseHistory } from "../src/history.js";
+import { renderMarkdown } from "../src/report-markdown.js";
+import { renderTimelineSvg } from "../src/timeline-svg.js";
+import { verifyHistory } from "../src/verify-history.js";
+import { historyLines, simulateHistory } from "./simulated-history.js";
+
+describe("a 60 s history of 16 clients over 25 string and 25 list keys", () => {
+  const history = simulateHistory({ seed: 7 });
+
+  it("passes every checker within a few seconds", () => {
+    expect(history.ops.length).toBeGreaterThan(45_000);
+    const outcome = verifyHistory(history);
+    console.log(`verified ${history.ops.length} operations in ${Math.round(outcome.elapsedMs)} ms`);
+    for (const verdict of outcome.verdicts) console.log(verdict.checker, verdict.notes.join("; "));
+    expect(outcome.verdicts.map((v) => [v.checker, v.result])).toEqual([
+      ["lost-writes", "pass"],
+      ["linearizability", "pass"],
+      ["lists", "pass"],
+      ["clock", "pass"],
+    ]);
+    expect(outcome.verdicts[1]!.counts.unknown).toBeGreaterThan(0);
+    // Generous for a shared two-core machine; measured well under this (see the package README).
+    expect(outcome.elapsedMs).toBeLessThan(20_000);
+  });
+
+  it("round-trips through the JSON-lines format", () => {
+    const small = simulateHistory({ seed: 5, durationMs: 5000 });
+    expect(parseHistory(historyLines(small))).toEqual(small);
+  });
+
+  it("finds one stale read planted among them, with a small window", () => {
+    const sabotaged = structuredClone(history);
+    const reads = sabotaged.ops.filter((op) => op.op === "get" && op.key === "k3" && op.bin === "b2");
+    const firstWrite = sabotaged.ops.find((op) => op.op === "set" && op.key === "k3" && op.bin === "b2" && op.value);
+    const victim = reads.filter((op) => op.status === "ok").at(-1)!;
+    victim.result = firstWrite!.value!;
+    const outcome = verifyHistory(sabotaged);
+    expect(outcome.result).toBe("fail");
+    const linearizability = outcome.verdicts[1]!;
+    expect(linearizability.counts).toMatchObject({ stale: 1, violations: 1 });
+    const window = linearizability.violations[0]!.window;
+    expect(window.length).toBeLessThanOrEqual(4);
+    expect(window).toContainEqual(victim);
+    expect(window).toContainEqual(firstWrite);
+  });
+});
+
+describe("report", () => {
+  const history = simulateHistory({ seed: 3, durationMs: 11_000, processes: 4 });
+  const outcome = verifyHistory(history);
+
+  it("summarises verdicts, counts and faults in markdown", () => {
+    const markdown = renderMarkdown(history, outcome, "timeline.svg");
+    expect(markdown).toMatch(/^# binring verification: PASS\n/);
+    expect(markdown).toMatch(/\| linearizability \| PASS \| \d+ \| \d+ \| \d+ \| \d+ \| 0 \| 0 \| 0 \|/);
+    expect(markdown).toContain("| 5.00 | kill-backend | backend-0 |  |");
+    expect(markdown).toContain("![latency over time with faults](timeline.svg)");
+  });
+
+  it("draws a panel per operation kind and a line per fault", () => {
+    const svg = renderTimelineSvg(history, "run");
+    expect(svg.startsWith("<svg")).toBe(true);
+    expect(svg.trimEnd().endsWith("</svg>")).toBe(true);
+    for (const kind of ["set", "get", "listAppend", "listRemove", "listGet", "clock"]) {
+      expect(svg).toContain(`font-weight="bold">${kind}</text>`);
+    }
+    expect(svg.match(/stroke-dasharray="4 3"/g)).toHaveLength(history.faults.length);
+    expect(svg).toContain(">kill-backend backend-0</text>");
+  });
+});
