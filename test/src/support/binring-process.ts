@@ -42,14 +42,19 @@ export async function startBackendProcess(options: BackendProcessOptions = {}): 
 /** Runs `binring ARGS...` to completion and returns its exit code and output. */
 export async function runCli(
   args: string[],
-  options: { cwd?: string; timeoutMs?: number } = {},
+  options: { cwd?: string; timeoutMs?: number; env?: Record<string, string> } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const { execFile } = await import("node:child_process");
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [CLI_MAIN, ...args],
-      { cwd: options.cwd ?? REPO_ROOT, timeout: options.timeoutMs ?? 30_000 },
+      {
+        cwd: options.cwd ?? REPO_ROOT,
+        timeout: options.timeoutMs ?? 30_000,
+        env: { ...process.env, ...options.env },
+        maxBuffer: 64 * 1024 * 1024,
+      },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
         resolve({ code, stdout, stderr });
