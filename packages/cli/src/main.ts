@@ -9,6 +9,7 @@ import { DATA_COMMANDS, dataCommand, dataUsage } from "./commands/data.js";
 import { DEV_USAGE, devCommand } from "./commands/dev.js";
 import { KEEPER_USAGE, keeperCommand } from "./commands/keeper.js";
 import { STATUS_USAGE, statusCommand } from "./commands/status.js";
+import { VERIFY_USAGE, verifyCommand } from "./commands/verify.js";
 
 const COMMANDS: Record<string, { usage: string; run(args: string[]): Promise<void> }> = {
   backend: { usage: BACKEND_USAGE, run: backendCommand },
@@ -16,6 +17,7 @@ const COMMANDS: Record<string, { usage: string; run(args: string[]): Promise<voi
   status: { usage: STATUS_USAGE, run: statusCommand },
   dev: { usage: DEV_USAGE, run: devCommand },
   chaos: { usage: CHAOS_USAGE, run: chaosCommand },
+  verify: { usage: VERIFY_USAGE, run: verifyCommand },
   ...Object.fromEntries(
     Object.keys(DATA_COMMANDS).map((name) => [
       name,

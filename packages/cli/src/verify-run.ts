@@ -1,5 +1,5 @@
 // Checks a recorded history with @binring/verify and writes the report beside
-// it: report.md (verdicts, violation windows, faults) and timeline.svg
+// it: summary.md (verdicts, violation windows, faults) and timeline.svg
 // (latency over time with fault markers).
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -24,7 +24,7 @@ export async function verifyRun(historyPath: string, outDir: string, title: stri
   const history = await readHistory(historyPath);
   const outcome = verifyHistory(history);
   const timelinePath = join(outDir, "timeline.svg");
-  const reportPath = join(outDir, "report.md");
+  const reportPath = join(outDir, "summary.md");
   writeFileSync(timelinePath, renderTimelineSvg(history, title));
   writeFileSync(reportPath, renderMarkdown(history, outcome, "timeline.svg"));
   return { outcome, lines: outcome.verdicts.flatMap(verdictLines), reportPath, timelinePath };

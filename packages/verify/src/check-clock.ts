@@ -4,7 +4,7 @@
 // at least the call's atLeast.
 import type { History, Operation } from "./history.js";
 import { groupBy } from "./partition.js";
-import { countStatuses, type Verdict, verdictResult, ViolationList } from "./verdict.js";
+import { countStatuses, type Verdict, ViolationList, verdictResult } from "./verdict.js";
 
 export interface ClockOptions {
   /** How long after a call another call in any bin must return no less. @default 1000 */
@@ -34,7 +34,11 @@ export function checkClock(history: History, options: ClockOptions = {}): Verdic
     }
   }
   for (const [bin, inBin] of groupBy(reads, (read) => read.op.bin)) {
-    for (const [earlier, later] of regressions(inBin, (complete, invoke) => complete < invoke, (before, after) => after.value <= before.value)) {
+    for (const [earlier, later] of regressions(
+      inBin,
+      (complete, invoke) => complete < invoke,
+      (before, after) => after.value <= before.value,
+    )) {
       violations.add({
         kind: "clock-not-increasing",
         message: `clock of ${bin} returned ${later.value} after an earlier call had returned ${earlier.value}`,
@@ -42,7 +46,11 @@ export function checkClock(history: History, options: ClockOptions = {}): Verdic
       });
     }
   }
-  for (const [earlier, later] of regressions(reads, (complete, invoke) => complete + gapMs <= invoke, (before, after) => after.value < before.value)) {
+  for (const [earlier, later] of regressions(
+    reads,
+    (complete, invoke) => complete + gapMs <= invoke,
+    (before, after) => after.value < before.value,
+  )) {
     violations.add({
       kind: "clock-behind-across-bins",
       message:

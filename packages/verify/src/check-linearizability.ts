@@ -10,9 +10,9 @@ import {
   type CheckerName,
   countStatuses,
   type Verdict,
-  verdictResult,
   type Violation,
   ViolationList,
+  verdictResult,
 } from "./verdict.js";
 import { type Model, type SearchResult, searchLinearization, type TimedOp } from "./wgl-search.js";
 
@@ -29,7 +29,10 @@ const DEFAULT_KEY_BUDGET_MS = 10_000;
 /** A value a read can return, as it names writes: null is "unset", the state a delete leaves. */
 type Token = string | null;
 
-export function checkRegisterLinearizability(history: History, options: LinearizabilityOptions = {}): Verdict {
+export function checkRegisterLinearizability(
+  history: History,
+  options: LinearizabilityOptions = {},
+): Verdict {
   return checkKind("linearizability", "string", history, options);
 }
 
@@ -75,6 +78,9 @@ function checkKind(
       message:
         `${kind} key ${where} is not linearizable (${checked.ops.length} operations checked); ` +
         `the ${shrunk.window.length} below cannot be ordered` +
+        (shrunk.values
+          ? ` when their reads are restricted to ${shrunk.values.length > 5 ? `${shrunk.values.length} values` : JSON.stringify(shrunk.values)}`
+          : "") +
         (shrunk.minimal ? "" : " (the budget ran out before this window was shrunk further)"),
       window: byInvoke(shrunk.window),
     });
@@ -94,6 +100,14 @@ function checkKind(
     violations: violations.listed,
     notes,
   };
+}
+
+interface Shrunk {
+  window: Operation[];
+  /** False when the budget ran out before the window was as small as it gets. */
+  minimal: boolean;
+  /** For lists: the values the reads in the window are restricted to. */
+  values?: string[];
 }
 
 /** One key's operations prepared for the search: what can be dropped is dropped. */
@@ -116,7 +130,8 @@ class KeyHistory {
     const appended = new Set<string>();
     for (const op of candidates) {
       if (isRead(op)) for (const token of this.readTokens(op)) observed.add(token);
-      if (op.op === "listRemove" && op.status === "ok" && (op.result as number) > 0) removedSome.add(op.value!);
+      if (op.op === "listRemove" && op.status === "ok" && (op.result as number) > 0)
+        removedSome.add(op.value!);
       if (op.op === "listAppend") appended.add(op.value!);
     }
     // A write that may not have happened and whose effect nobody saw can be placed after
@@ -139,13 +154,6 @@ class KeyHistory {
     return [];
   }
 
-  /** The values whose writes an operation depends on being present in a sub-history. */
-  dependencies(op: Operation): Token[] {
-    if (op.op === "get" || op.op === "listGet") return this.readTokens(op);
-    // A list element's fate is decided by all its appends and removes together.
-    return this.kind === "list" ? [op.value!] : [];
-  }
-
   search(ops: readonly Operation[], deadline: number): SearchResult {
     const timed: TimedOp<Operation>[] = ops.map((op) => ({
       op,
@@ -155,63 +163,100 @@ class KeyHistory {
     return searchLinearization(this.model, timed, deadline);
   }
 
-  /** Adds every write the given operations depend on. */
-  close(ops: readonly Operation[]): Operation[] {
-    const closed = new Set(ops);
-    for (const op of ops) {
-      for (const token of this.dependencies(op)) for (const write of this.writesOf.get(token) ?? []) closed.add(write);
-    }
-    return this.ops.filter((op) => closed.has(op));
-  }
-
-  /** Removes every operation whose dependencies are not all present. */
-  prune(ops: readonly Operation[]): Operation[] {
-    const present = new Set(ops);
-    const complete = (op: Operation) =>
-      this.dependencies(op).every((token) => (this.writesOf.get(token) ?? []).every((write) => present.has(write)));
-    return ops.filter(complete);
-  }
-
-  /**
-   * A smallest sub-history that is still not linearizable. Only sub-histories closed under
-   * dependencies are tried (every read comes with all writes of each value it returned; for
-   * lists, all appends and removes of a value travel together): restricting a linearization of the
-   * whole to such a subset gives a linearization of the subset, so a closed subset that is not
-   * linearizable proves the whole is not. First the shortest prefix in invoke order, then chunks
-   * and single operations are dropped while the rest stays illegal.
-   */
-  shrink(deadline: number): { window: Operation[]; minimal: boolean } {
+  /** A smallest window of operations that is still not linearizable on its own. */
+  shrink(deadline: number): Shrunk {
     let minimal = true;
     const illegal = (ops: readonly Operation[]) => {
+      // Once the budget is spent, keep the window found so far.
+      if (!minimal) return false;
       const result = this.search(ops, deadline);
       if (result === "unknown") minimal = false;
       return result === "illegal";
     };
-    let low = 1;
-    let high = this.ops.length;
-    while (low < high && minimal) {
-      const middle = (low + high) >>> 1;
-      if (illegal(this.close(this.ops.slice(0, middle)))) high = middle;
-      else low = middle + 1;
-    }
-    let window = this.close(this.ops.slice(0, high));
-    for (let chunk = Math.ceil(window.length / 2); chunk >= 1 && minimal; chunk = Math.floor(chunk / 2)) {
-      for (let start = 0; start < window.length && minimal; ) {
-        const candidate = this.prune([...window.slice(0, start), ...window.slice(start + chunk)]);
-        if (candidate.length < window.length && illegal(candidate)) window = candidate;
-        else start += chunk;
-      }
-    }
-    return { window, minimal };
+    const shrunk =
+      this.kind === "string" ? { window: this.shrinkRegister(illegal) } : this.shrinkList(illegal);
+    return { ...shrunk, minimal };
   }
 
   /**
-   * Reads that returned a value already overwritten before they began: for every write the value
-   * could come from, an acknowledged write of another value began after it completed and
-   * completed before the read began. Cheap, and a proof of non-linearizability on its own.
+   * Only sub-histories closed under reads are tried: every read comes with all writes of the value
+   * it returned. Restricting a linearization of the whole to such a subset leaves each read right
+   * after the write it saw, so a closed subset that is not linearizable proves the whole is not.
+   * First the shortest prefix in invoke order, then chunks and single operations are dropped while
+   * the rest stays illegal.
+   */
+  shrinkRegister(illegal: (ops: readonly Operation[]) => boolean): Operation[] {
+    const writesSeenBy = (op: Operation) =>
+      op.op === "get" ? (this.writesOf.get(op.result as Token) ?? []) : [];
+    const close = (ops: readonly Operation[]) => {
+      const closed = new Set(ops);
+      for (const op of ops) for (const write of writesSeenBy(op)) closed.add(write);
+      return this.ops.filter((op) => closed.has(op));
+    };
+    const prune = (ops: readonly Operation[]) => {
+      const present = new Set(ops);
+      return ops.filter((op) => writesSeenBy(op).every((write) => present.has(write)));
+    };
+    let low = 1;
+    let high = this.ops.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (illegal(close(this.ops.slice(0, middle)))) high = middle;
+      else low = middle + 1;
+    }
+    return dropWhileIllegal(close(this.ops.slice(0, high)), (ops) => {
+      const pruned = prune(ops);
+      return illegal(pruned) ? pruned : undefined;
+    });
+  }
+
+  /**
+   * Projects the history onto a few list values: their appends and removes, and every read
+   * restricted to them. Values are independent in the list's fold (a remove only counts its own
+   * value) and projection keeps append order, so a linearization of the whole projects onto one of
+   * the projection: a projection that is not linearizable proves the whole is not. One value is
+   * tried at a time first (a lost or resurrected element), then values are dropped from all of
+   * them, then reads.
+   */
+  shrinkList(illegal: (ops: readonly Operation[]) => boolean): { window: Operation[]; values: string[] } {
+    const reads = this.ops.filter((op) => op.op === "listGet");
+    const writes = this.ops.filter((op) => op.op !== "listGet");
+    const original = new Map<Operation, Operation>();
+    const project = (values: readonly string[], kept: readonly Operation[]) => {
+      const wanted = new Set(values);
+      const projected = kept.map((read) => {
+        const copy = { ...read, result: (read.result as string[]).filter((item) => wanted.has(item)) };
+        original.set(copy, read);
+        return copy;
+      });
+      return [...writes.filter((op) => wanted.has(op.value!)), ...projected];
+    };
+    const values = [...this.writesOf.keys()] as string[];
+    const single = values.find((value) => illegal(project([value], reads)));
+    const chosen =
+      single !== undefined
+        ? [single]
+        : dropWhileIllegal(values, (kept) => (illegal(project(kept, reads)) ? kept : undefined));
+    const keptReads = dropWhileIllegal(reads, (kept) => (illegal(project(chosen, kept)) ? kept : undefined));
+    const window = project(chosen, keptReads).map((op) => original.get(op) ?? op);
+    return { window: window.sort((a, b) => a.invoke - b.invoke), values: chosen };
+  }
+
+  /**
+   * Reads that missed an acknowledged write completed before they began. Cheap, and each one a
+   * proof of non-linearizability on its own, so they stand in for the search when it runs out of
+   * time.
    */
   staleReads(): Violation[] {
-    if (this.kind !== "string") return [];
+    return this.kind === "string" ? this.staleRegisterReads() : this.staleListReads();
+  }
+
+  /**
+   * String keys: the value read was overwritten before the read began — for every write it could
+   * come from, an acknowledged set of another value began after it completed and completed before
+   * the read began.
+   */
+  staleRegisterReads(): Violation[] {
     const acknowledged = this.ops
       .filter((op) => op.op === "set" && op.status === "ok")
       .sort((a, b) => a.complete - b.complete);
@@ -247,6 +292,61 @@ class KeyHistory {
     }
     return stale;
   }
+
+  /**
+   * List keys: the read lacks a value whose acknowledged append completed before the read began,
+   * though no remove of that value began before the read completed.
+   */
+  staleListReads(): Violation[] {
+    const firstAppended = new Map<string, Operation>();
+    const firstRemoveInvoke = new Map<string, number>();
+    for (const op of this.ops) {
+      const value = op.value!;
+      if (op.op === "listAppend" && op.status === "ok") {
+        const known = firstAppended.get(value);
+        if (!known || op.complete < known.complete) firstAppended.set(value, op);
+      }
+      if (op.op === "listRemove") {
+        firstRemoveInvoke.set(
+          value,
+          Math.min(firstRemoveInvoke.get(value) ?? Number.POSITIVE_INFINITY, op.invoke),
+        );
+      }
+    }
+    const stale: Violation[] = [];
+    for (const read of this.ops) {
+      if (read.op !== "listGet") continue;
+      const seen = new Set(read.result as string[]);
+      for (const [value, append] of firstAppended) {
+        if (append.complete >= read.invoke || seen.has(value)) continue;
+        if ((firstRemoveInvoke.get(value) ?? Number.POSITIVE_INFINITY) < read.complete) continue;
+        stale.push({
+          kind: "stale-read",
+          message: `listGet of ${read.bin}/${read.key} lacks ${JSON.stringify(value)}, appended (acknowledged) before it began and not removed before it ended`,
+          window: [append, read],
+        });
+        break;
+      }
+    }
+    return stale;
+  }
 }
 
 const effectEnd = (op: Operation) => (op.status === "ok" ? op.complete : Number.POSITIVE_INFINITY);
+
+/**
+ * Drops chunks of `items`, halving the chunk size down to single items, whenever `attempt`
+ * accepts what is left (it returns the possibly adjusted rest, or undefined to refuse).
+ */
+function dropWhileIllegal<T>(items: readonly T[], attempt: (rest: T[]) => T[] | undefined): T[] {
+  let current = [...items];
+  for (let chunk = Math.ceil(current.length / 2); chunk >= 1; chunk = Math.floor(chunk / 2)) {
+    for (let start = 0; start < current.length; ) {
+      const rest = [...current.slice(0, start), ...current.slice(start + chunk)];
+      const accepted = rest.length < current.length ? attempt(rest) : undefined;
+      if (accepted && accepted.length < current.length) current = accepted;
+      else start += chunk;
+    }
+  }
+  return current;
+}

@@ -8,7 +8,7 @@
 // append of it had completed is resurrected.
 import type { FinalRead, History, Operation } from "./history.js";
 import { groupBy, type KeyPartition, partitionByKey } from "./partition.js";
-import { byInvoke, countStatuses, type Verdict, verdictResult, ViolationList } from "./verdict.js";
+import { byInvoke, countStatuses, type Verdict, ViolationList, verdictResult } from "./verdict.js";
 
 /** When a write may have taken effect at the latest: never known for one that was not acknowledged. */
 const latestEffect = (op: Operation) => (op.status === "ok" ? op.complete : Number.POSITIVE_INFINITY);
@@ -24,13 +24,17 @@ export function checkLostWrites(history: History): Verdict {
     );
     if (!partition.final && acknowledgedWrites) withoutFinal++;
     const lost =
-      partition.kind === "string" ? checkStringKey(partition, violations) : checkListKey(partition, violations);
+      partition.kind === "string"
+        ? checkStringKey(partition, violations)
+        : checkListKey(partition, violations);
     counts.lost += lost;
   }
   counts.violations = violations.total;
   const notes: string[] = [];
   if (withoutFinal > 0) {
-    notes.push(`${withoutFinal} key(s) with acknowledged writes have no final read: their writes were not checked`);
+    notes.push(
+      `${withoutFinal} key(s) with acknowledged writes have no final read: their writes were not checked`,
+    );
   }
   return {
     checker: "lost-writes",

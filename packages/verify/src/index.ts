@@ -15,9 +15,9 @@ export {
   HistoryBuilder,
   HistoryFormatError,
   type HistoryMeta,
+  type Operation,
   type OpKind,
   type OpStatus,
-  type Operation,
   parseHistory,
   readHistory,
 } from "./history.js";

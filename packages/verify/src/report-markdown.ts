@@ -65,7 +65,9 @@ export function renderMarkdown(history: History, outcome: VerifyOutcome, timelin
     out.push("| time (s) | action | target | detail |", "|---:|---|---|---|");
     for (const fault of history.faults) {
       const cell = (text: string | undefined) => (text ?? "").replaceAll("|", "\\|");
-      out.push(`| ${(fault.time / 1000).toFixed(2)} | ${fault.action} | ${cell(fault.target)} | ${cell(fault.detail)} |`);
+      out.push(
+        `| ${(fault.time / 1000).toFixed(2)} | ${fault.action} | ${cell(fault.target)} | ${cell(fault.detail)} |`,
+      );
     }
   }
   return `${out.join("\n")}\n`;

@@ -5,7 +5,7 @@ import type { Fault, History, OpKind } from "./history.js";
 
 const KINDS: OpKind[] = ["set", "get", "listAppend", "listRemove", "listGet", "clock"];
 const WIDTH = 1200;
-const LEFT = 90;
+const LEFT = 60;
 const RIGHT = 20;
 const TOP = 70;
 const PANEL_HEIGHT = 90;
@@ -71,7 +71,6 @@ export function renderTimelineSvg(history: History, title: string): string {
     const top = TOP + panel * (PANEL_HEIGHT + PANEL_GAP);
     out.push(
       `<rect x="${LEFT}" y="${top}" width="${plotWidth}" height="${PANEL_HEIGHT}" fill="#fafafa" stroke="#ccc"/>`,
-      `<text x="${LEFT - 8}" y="${top + 12}" text-anchor="end" font-weight="bold">${kind}</text>`,
     );
     for (let power = logMin; power <= logMax; power++) {
       const y = fixed(yIn(panel, 10 ** power));
@@ -89,12 +88,22 @@ export function renderTimelineSvg(history: History, title: string): string {
       else series[op.status] += `M${px} ${py}h0`;
     }
     if (series.ok) {
-      out.push(`<path d="${series.ok}" stroke="${OK_COLOUR}" stroke-opacity="0.55" stroke-width="2.5" stroke-linecap="round"/>`);
+      out.push(
+        `<path d="${series.ok}" stroke="${OK_COLOUR}" stroke-opacity="0.55" stroke-width="2.5" stroke-linecap="round"/>`,
+      );
     }
     if (series.unknown) {
-      out.push(`<path d="${series.unknown}" stroke="${UNKNOWN_COLOUR}" stroke-width="5" stroke-linecap="round"/>`);
+      out.push(
+        `<path d="${series.unknown}" stroke="${UNKNOWN_COLOUR}" stroke-width="5" stroke-linecap="round"/>`,
+      );
     }
-    if (series.fail) out.push(`<path d="${series.fail}" stroke="${FAIL_COLOUR}" stroke-width="1.5" fill="none"/>`);
+    if (series.fail) {
+      out.push(`<path d="${series.fail}" stroke="${FAIL_COLOUR}" stroke-width="1.5" fill="none"/>`);
+    }
+    // Drawn last, with a white halo, so that points never hide it.
+    out.push(
+      `<text x="${LEFT + 6}" y="${top + 14}" font-size="12" font-weight="bold" paint-order="stroke" stroke="white" stroke-width="4">${kind}</text>`,
+    );
   });
 
   const plotBottom = TOP + Math.max(1, panels.length) * (PANEL_HEIGHT + PANEL_GAP) - PANEL_GAP;
@@ -106,7 +115,9 @@ export function renderTimelineSvg(history: History, title: string): string {
       `<text x="${px}" y="${plotBottom + 17}" text-anchor="middle">${Number(second.toFixed(3))}</text>`,
     );
   }
-  out.push(`<text x="${LEFT + plotWidth / 2}" y="${plotBottom + 34}" text-anchor="middle">time since start (s)</text>`);
+  out.push(
+    `<text x="${LEFT + plotWidth / 2}" y="${plotBottom + 34}" text-anchor="middle">time since start (s)</text>`,
+  );
 
   // Fault labels take turns on three rows so that neighbours do not overlap.
   history.faults.forEach((fault, index) => {
@@ -114,9 +125,12 @@ export function renderTimelineSvg(history: History, title: string): string {
     const colour = faultColour(fault);
     const labelY = 46 + (index % 3) * 9;
     const label = `${fault.action}${fault.target ? ` ${fault.target}` : ""}`;
+    // Labels near an edge grow inwards so that they stay inside the picture.
+    const share = fault.time / endMs;
+    const anchor = share < 0.08 ? "start" : share > 0.92 ? "end" : "middle";
     out.push(
       `<line x1="${px}" x2="${px}" y1="${labelY + 2}" y2="${plotBottom}" stroke="${colour}" stroke-width="1" stroke-dasharray="4 3" opacity="0.8"><title>${escapeXml(`${(fault.time / 1000).toFixed(2)} s ${label}${fault.detail ? `: ${fault.detail}` : ""}`)}</title></line>`,
-      `<text x="${px}" y="${labelY}" fill="${colour}" font-size="9" text-anchor="middle">${escapeXml(label)}</text>`,
+      `<text x="${px}" y="${labelY}" fill="${colour}" font-size="9" text-anchor="${anchor}">${escapeXml(label)}</text>`,
     );
   });
   out.push("</svg>");

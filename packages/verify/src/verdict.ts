@@ -68,13 +68,25 @@ export function isFinal(entry: Operation | FinalRead): entry is FinalRead {
 const json = (value: unknown) => JSON.stringify(value);
 const ms = (time: number) => (Number.isFinite(time) ? time.toFixed(1) : "∞");
 
+const LISTED_ELEMENTS = 10;
+
+/** A list result cut to its first elements, so that a window stays readable. */
+function showResult(result: Operation["result"]): string {
+  if (!Array.isArray(result) || result.length <= LISTED_ELEMENTS) return json(result);
+  const shown = result.slice(0, LISTED_ELEMENTS).map((item) => json(item));
+  return `[${shown.join(",")},... ${result.length - LISTED_ELEMENTS} more]`;
+}
+
 /** One line per window entry, e.g. `#17 p3 [1203.5, 1207.9] set b1/k2 "p3-17" ok -> true`. */
 export function describeEntry(entry: Operation | FinalRead): string {
   if (isFinal(entry)) return `final ${entry.kind} ${entry.bin}/${entry.key} = ${json(entry.value)}`;
   const target = entry.key === undefined ? entry.bin : `${entry.bin}/${entry.key}`;
-  const argument = entry.value !== undefined ? ` ${json(entry.value)}` : entry.atLeast ? ` ${entry.atLeast}` : "";
+  const argument =
+    entry.value !== undefined ? ` ${json(entry.value)}` : entry.atLeast ? ` ${entry.atLeast}` : "";
   const outcome =
-    entry.status === "ok" ? `ok -> ${json(entry.result)}` : `${entry.status}${entry.error ? ` (${entry.error})` : ""}`;
+    entry.status === "ok"
+      ? `ok -> ${showResult(entry.result)}`
+      : `${entry.status}${entry.error ? ` (${entry.error})` : ""}`;
   return `#${entry.id} p${entry.process} [${ms(entry.invoke)}, ${ms(entry.complete)}] ${entry.op} ${target}${argument} ${outcome}`;
 }
 

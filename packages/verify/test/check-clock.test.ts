@@ -16,7 +16,11 @@ describe("clock", () => {
   it("requires a strict increase, but lets concurrent calls return anything", () => {
     const equal = [clock("7", { at: [0, 1] }), clock("7", { at: [2, 3] })];
     expect(checkClock(history(equal)).violations[0]!.kind).toBe("clock-not-increasing");
-    const concurrent = [clock("9", { at: [0, 10] }), clock("3", { at: [5, 15] }), clock("10", { at: [20, 21] })];
+    const concurrent = [
+      clock("9", { at: [0, 10] }),
+      clock("3", { at: [5, 15] }),
+      clock("10", { at: [20, 21] }),
+    ];
     expect(checkClock(history(concurrent)).result).toBe("pass");
   });
 

@@ -53,6 +53,19 @@ describe("register linearizability", () => {
     expect(verdict.notes[0]).toMatch(/undecided within the budget: 1 key\(s\) \(b\/k\)/);
     expect(performance.now() - started).toBeLessThan(3000);
   });
+
+  it("still proves a stale read when the search runs out of time", () => {
+    const ops = Array.from({ length: 24 }, (_, i) => set("k", `p${i}-${i}`, { at: [0, 100], process: i }));
+    const overwrite = set("k", "p99-99", { at: [150, 160], process: 99 });
+    const stale = get("k", "p0-0", { at: [200, 210], process: 98 });
+    const verdict = checkRegisterLinearizability(history([...ops, overwrite, stale]), {
+      budgetMs: 300,
+      keyBudgetMs: 300,
+    });
+    expect(verdict.result).toBe("fail");
+    expect(verdict.violations[0]!.kind).toBe("stale-read");
+    expect(windowIds(verdict.violations[0]!.window)).toEqual([ops[0]!.id, overwrite.id, stale.id]);
+  });
 });
 
 describe("list linearizability", () => {
@@ -64,7 +77,23 @@ describe("list linearizability", () => {
       history([first, second, missing, listGet("l", ["p1-1"], { at: [11, 12] })]),
     );
     expect(verdict.result).toBe("fail");
-    expect(windowIds(verdict.violations[0]!.window)).toEqual([first.id, second.id, missing.id]);
+    expect(verdict.counts).toMatchObject({ stale: 1, violations: 1 });
+    expect(verdict.violations[0]!.message).toContain('when their reads are restricted to ["p1-1"]');
+    expect(windowIds(verdict.violations[0]!.window)).toEqual([first.id, missing.id]);
+  });
+
+  it("catches appends seen in opposite orders", () => {
+    const a = append("l", "p1-1", { at: [0, 100] });
+    const b = append("l", "p2-2", { at: [0, 100] });
+    const ab = listGet("l", ["p1-1", "p2-2"], { at: [110, 120] });
+    const ba = listGet("l", ["p2-2", "p1-1"], { at: [130, 140] });
+    const others = [
+      append("l", "p3-3", { at: [150, 160] }),
+      listGet("l", ["p1-1", "p2-2", "p3-3"], { at: [170, 180] }),
+    ];
+    const verdict = checkListLinearizability(history([a, b, ab, ba, ...others]));
+    expect(verdict.violations[0]!.message).toContain('restricted to ["p1-1","p2-2"]');
+    expect(windowIds(verdict.violations[0]!.window)).toEqual([a.id, b.id, ab.id, ba.id]);
   });
 
   it("passes appends and removes that may or may not have happened", () => {

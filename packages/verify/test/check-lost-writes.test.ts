@@ -55,7 +55,9 @@ describe("lost sets", () => {
 describe("phantoms", () => {
   it("catches a read and a final value nobody wrote", () => {
     const read = get("k", "p9-9", { at: [0, 1] });
-    const verdict = checkLostWrites(history([set("k", "p1-1", { at: [0, 1] }), read], [finalString("k", "p7-7")]));
+    const verdict = checkLostWrites(
+      history([set("k", "p1-1", { at: [0, 1] }), read], [finalString("k", "p7-7")]),
+    );
     expect(verdict.result).toBe("fail");
     expect(verdict.violations.map((v) => v.kind)).toEqual(["phantom", "phantom"]);
     expect(windowIds(verdict.violations[0]!.window)).toEqual([read.id]);

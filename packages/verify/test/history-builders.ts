@@ -27,8 +27,10 @@ function op(fields: Partial<Operation> & Pick<Operation, "op">, timing: Timing, 
   return operation;
 }
 
-export const set = (key: string, value: string, timing: Timing) => op({ op: "set", key, value }, timing, true);
-export const get = (key: string, result: string | null, timing: Timing) => op({ op: "get", key }, timing, result);
+export const set = (key: string, value: string, timing: Timing) =>
+  op({ op: "set", key, value }, timing, true);
+export const get = (key: string, result: string | null, timing: Timing) =>
+  op({ op: "get", key }, timing, result);
 export const append = (key: string, value: string, timing: Timing) =>
   op({ op: "listAppend", key, value }, timing, true);
 export const remove = (key: string, value: string, result: number, timing: Timing) =>
@@ -44,7 +46,12 @@ export const finalString = (key: string, value: string | null, bin = "b"): Final
   kind: "string",
   value,
 });
-export const finalList = (key: string, value: string[], bin = "b"): FinalRead => ({ bin, key, kind: "list", value });
+export const finalList = (key: string, value: string[], bin = "b"): FinalRead => ({
+  bin,
+  key,
+  kind: "list",
+  value,
+});
 
 export function history(ops: Operation[], finals: FinalRead[] = []): History {
   return { ops, faults: [], finals };

@@ -45,7 +45,10 @@ export function simulateHistory(options: SimulationOptions = {}): History {
   const totalWeight = KIND_WEIGHTS.reduce((sum, [, w]) => sum + w, 0);
   const pickKind = (): OpKind => {
     let roll = rand() * totalWeight;
-    for (const [kind, weight] of KIND_WEIGHTS) if ((roll -= weight) < 0) return kind;
+    for (const [kind, weight] of KIND_WEIGHTS) {
+      roll -= weight;
+      if (roll < 0) return kind;
+    }
     return "get";
   };
 
@@ -63,10 +66,20 @@ export function simulateHistory(options: SimulationOptions = {}): History {
       const bin = `b${Math.floor(rand() * bins)}`;
       const slow = rand() < 0.01;
       const latency = slow ? 50 + rand() * 450 : 0.3 + -Math.log(1 - rand()) * 1.5;
-      const op: Operation = { id: ++id, process, op: kind, bin, invoke: time, complete: time + latency, status: "ok" };
-      if (kind !== "clock") op.key = `${kind.startsWith("list") ? "l" : "k"}${Math.floor(rand() * keysPerBin)}`;
+      const op: Operation = {
+        id: ++id,
+        process,
+        op: kind,
+        bin,
+        invoke: time,
+        complete: time + latency,
+        status: "ok",
+      };
+      if (kind !== "clock")
+        op.key = `${kind.startsWith("list") ? "l" : "k"}${Math.floor(rand() * keysPerBin)}`;
       const listId = `${bin}/${op.key}`;
-      if (kind === "set" || kind === "listAppend") op.value = rand() < 0.03 && kind === "set" ? "" : `p${process}-${id}`;
+      if (kind === "set" || kind === "listAppend")
+        op.value = rand() < 0.03 && kind === "set" ? "" : `p${process}-${id}`;
       if (kind === "listAppend") appendedTo.set(listId, [...(appendedTo.get(listId) ?? []), op.value!]);
       if (kind === "listRemove") op.value = pick(appendedTo.get(listId) ?? [`p${process}-${id}`]);
       const roll = rand();
@@ -85,7 +98,7 @@ export function simulateHistory(options: SimulationOptions = {}): History {
   const strings = new Map<string, string | null>();
   const lists = new Map<string, string[]>();
   let clock = 1_000_000n;
-  for (const { op, effect: _effect, applies } of [...planned].sort((a, b) => a.effect - b.effect)) {
+  for (const { op, applies } of [...planned].sort((a, b) => a.effect - b.effect)) {
     if (!applies) continue;
     const id = `${op.bin}/${op.key}`;
     let result: Operation["result"];
@@ -138,7 +151,10 @@ export function historyLines(history: History): string {
   const out = [JSON.stringify({ type: "meta", ...history.meta })];
   const events: [number, string][] = [
     ...history.ops.map((op): [number, string] => [op.invoke, JSON.stringify({ type: "op", ...op })]),
-    ...history.faults.map((fault): [number, string] => [fault.time, JSON.stringify({ type: "fault", ...fault })]),
+    ...history.faults.map((fault): [number, string] => [
+      fault.time,
+      JSON.stringify({ type: "fault", ...fault }),
+    ]),
   ];
   events.sort((a, b) => a[0] - b[0]);
   out.push(...events.map(([, line]) => line));

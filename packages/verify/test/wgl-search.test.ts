@@ -8,19 +8,31 @@ const forever = () => performance.now() + 60_000;
 
 /** Ops with fail/unknown status may take effect at any time after their call. */
 const timed = (ops: Operation[]): TimedOp<Operation>[] =>
-  ops.map((op) => ({ op, call: op.invoke, ret: op.status === "ok" ? op.complete : Number.POSITIVE_INFINITY }));
+  ops.map((op) => ({
+    op,
+    call: op.invoke,
+    ret: op.status === "ok" ? op.complete : Number.POSITIVE_INFINITY,
+  }));
 
 const register = (ops: Operation[], initial: string | null = null) =>
   searchLinearization(registerModel(initial), timed(ops), forever());
 
 describe("register histories from Porcupine's test suite (initial value 0)", () => {
   it("put(100) overlapping get()->100 and get()->0 is linearizable", () => {
-    const ops = [set("x", "100", { at: [0, 100] }), get("x", "100", { at: [25, 75] }), get("x", "0", { at: [30, 60] })];
+    const ops = [
+      set("x", "100", { at: [0, 100] }),
+      get("x", "100", { at: [25, 75] }),
+      get("x", "0", { at: [30, 60] }),
+    ];
     expect(register(ops, "0")).toBe("ok");
   });
 
   it("put(200), get()->200, then get()->0 after it is not", () => {
-    const ops = [set("x", "200", { at: [0, 100] }), get("x", "200", { at: [10, 30] }), get("x", "0", { at: [40, 90] })];
+    const ops = [
+      set("x", "200", { at: [0, 100] }),
+      get("x", "200", { at: [10, 30] }),
+      get("x", "0", { at: [40, 90] }),
+    ];
     expect(register(ops, "0")).toBe("illegal");
   });
 });
@@ -32,14 +44,22 @@ describe("register histories", () => {
   });
 
   it("refuses a read of the old value after a write completed", () => {
-    const ops = [set("x", "a", { at: [0, 10] }), set("x", "b", { at: [20, 30] }), get("x", "a", { at: [40, 50] })];
+    const ops = [
+      set("x", "a", { at: [0, 10] }),
+      set("x", "b", { at: [20, 30] }),
+      get("x", "a", { at: [40, 50] }),
+    ];
     expect(register(ops)).toBe("illegal");
   });
 
   it("lets concurrent writes land in either order, but only one", () => {
     const writes = () => [set("x", "a", { at: [0, 100] }), set("x", "b", { at: [0, 100] })];
-    expect(register([...writes(), get("x", "a", { at: [10, 20] }), get("x", "b", { at: [30, 40] })])).toBe("ok");
-    expect(register([...writes(), get("x", "b", { at: [10, 20] }), get("x", "a", { at: [30, 40] })])).toBe("ok");
+    expect(register([...writes(), get("x", "a", { at: [10, 20] }), get("x", "b", { at: [30, 40] })])).toBe(
+      "ok",
+    );
+    expect(register([...writes(), get("x", "b", { at: [10, 20] }), get("x", "a", { at: [30, 40] })])).toBe(
+      "ok",
+    );
     const flipFlop = [
       ...writes(),
       get("x", "a", { at: [10, 20] }),
@@ -56,7 +76,9 @@ describe("register histories", () => {
 
   it("lets an unknown write happen late or never, but not un-happen", () => {
     const unknown = () => set("x", "a", { at: [0, 5], status: "unknown" });
-    expect(register([unknown(), get("x", null, { at: [100, 110] }), get("x", "a", { at: [200, 210] })])).toBe("ok");
+    expect(register([unknown(), get("x", null, { at: [100, 110] }), get("x", "a", { at: [200, 210] })])).toBe(
+      "ok",
+    );
     expect(register([unknown(), get("x", null, { at: [100, 110] })])).toBe("ok");
     expect(register([unknown(), get("x", "a", { at: [100, 110] }), get("x", null, { at: [200, 210] })])).toBe(
       "illegal",

@@ -43,6 +43,6 @@ it("keeps every acknowledged write and every read linearizable through 60 s of f
   expect(history).toMatch(/"action":"kill-backend"/);
   expect(history).toMatch(/"action":"restart-backend"/);
   if (CI_KEEPERS > 1) expect(history).toMatch(/"action":"kill-keeper"/);
-  expect(readFileSync(join(out, "report.md"), "utf8")).toMatch(/^# binring verification: PASS/);
+  expect(readFileSync(join(out, "summary.md"), "utf8")).toMatch(/^# binring verification: PASS/);
   expect(readFileSync(join(out, "timeline.svg"), "utf8")).toMatch(/<svg/);
 }, 180_000);

@@ -32,6 +32,6 @@ it("fails the chaos run when writes are acknowledged after the primary only", as
   );
   expect(run.code, run.stderr).toBe(1);
   expect(run.stdout).toMatch(/: FAIL — /);
-  expect(readFileSync(join(out, "report.md"), "utf8")).toMatch(/^# binring verification: FAIL/);
+  expect(readFileSync(join(out, "summary.md"), "utf8")).toMatch(/^# binring verification: FAIL/);
   expect(readFileSync(join(out, "history.jsonl"), "utf8")).toMatch(/"sabotage":"ack-after-primary"/);
 }, 160_000);

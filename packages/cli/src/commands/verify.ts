@@ -1,0 +1,67 @@
+// `binring verify HISTORY`: checks a recorded operation history for lost writes, non-linearizable
+// reads and clock regressions; prints the verdicts and optionally writes a markdown report and an
+// SVG timeline. Exit code 0 when every checker passes, 1 on a violation, 2 on bad input, 3 when
+// no violation was found but a checker could not decide within the budget.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  type History,
+  HistoryFormatError,
+  readHistory,
+  renderMarkdown,
+  renderTimelineSvg,
+  verdictLines,
+  verifyHistory,
+} from "@binring/verify";
+import { parseFlags, parsePositiveInt } from "../args.js";
+import { CliError } from "../cli-error.js";
+
+export const VERIFY_USAGE = "binring verify HISTORY [--report DIR] [--json] [--budget-ms N]";
+
+const EXIT_CODES = { pass: 0, fail: 1, unknown: 3 } as const;
+const DEFAULT_BUDGET_MS = 60_000;
+
+async function loadHistory(path: string): Promise<History> {
+  try {
+    return await readHistory(path);
+  } catch (error) {
+    if (error instanceof HistoryFormatError) throw new CliError(`binring verify: ${path}: ${error.message}`);
+    throw new CliError(`binring verify: cannot read history ${path}: ${(error as Error).message}`);
+  }
+}
+
+export async function verifyCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseFlags("verify", args, {
+    report: { type: "string" },
+    json: { type: "boolean" },
+    "budget-ms": { type: "string" },
+  });
+  if (positionals.length !== 1) throw new CliError(`usage: ${VERIFY_USAGE}`);
+  const path = positionals[0]!;
+  const budgetMs = parsePositiveInt("budget-ms", values["budget-ms"], DEFAULT_BUDGET_MS);
+  const history = await loadHistory(path);
+  const outcome = verifyHistory(history, { budgetMs });
+  const reportFiles: string[] = [];
+  if (values.report !== undefined) {
+    mkdirSync(values.report, { recursive: true });
+    const summary = join(values.report, "summary.md");
+    const timeline = join(values.report, "timeline.svg");
+    const title = `binring run${history.meta?.seed === undefined ? "" : ` seed ${history.meta.seed}`}: ${outcome.result.toUpperCase()}`;
+    writeFileSync(timeline, renderTimelineSvg(history, title));
+    writeFileSync(summary, renderMarkdown(history, outcome, "timeline.svg"));
+    reportFiles.push(summary, timeline);
+  }
+  if (values.json) {
+    process.stdout.write(
+      `${JSON.stringify({ result: outcome.result, elapsedMs: Math.round(outcome.elapsedMs), verdicts: outcome.verdicts, report: reportFiles })}\n`,
+    );
+  } else {
+    const lines = outcome.verdicts.flatMap(verdictLines);
+    lines.push(
+      `verify: ${outcome.result.toUpperCase()} — ${history.ops.length} operations, ${history.faults.length} faults, checked in ${Math.round(outcome.elapsedMs)} ms`,
+    );
+    if (reportFiles.length > 0) lines.push(`report: ${reportFiles.join(", ")}`);
+    process.stdout.write(`${lines.join("\n")}\n`);
+  }
+  process.exitCode = EXIT_CODES[outcome.result];
+}
