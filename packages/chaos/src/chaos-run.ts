@@ -157,9 +157,13 @@ export class ChaosRun {
     const scheduleRandom = this.#random.split();
     // The first fault waits one interval, so the history starts with a healthy cluster.
     let nextAt = this.#chaosStartedAt + faultEveryMs;
+    if (!control) {
+      await sleep(endAt - performance.now());
+      return;
+    }
     while (performance.now() < endAt) {
       await sleep(Math.max(0, Math.min(nextAt, endAt) - performance.now()));
-      if (performance.now() >= endAt || !control) continue;
+      if (performance.now() >= endAt) break;
       // A paused keeper would only make the status call wait for its deadline.
       const health = await readClusterHealth(control.keepers.filter((_, i) => !this.#keeperDown.has(i)));
       this.#lastHealth = health;
@@ -241,31 +245,28 @@ export class ChaosRun {
 
   /** Runs `recover` after `ms`, or at once when heal() comes first. */
   #schedule(target: string, ms: number, recover: () => Promise<void>): void {
-    const run = () => {
-      const entry = this.#recoveries.get(target);
-      if (!entry) return;
-      clearTimeout(entry.timer);
-      this.#recoveries.delete(target);
-      const done = recover().catch((error: unknown) => {
-        // Still down: heal() finds it in the down maps and brings it back.
-        this.#logger.error({ target, err: error }, "recovery failed");
-      });
-      this.#inFlight.add(done);
-      void done.finally(() => this.#inFlight.delete(done));
-    };
-    this.#recoveries.set(target, { timer: setTimeout(run, ms), recover });
+    this.#recoveries.set(target, { timer: setTimeout(() => this.#recover(target), ms), recover });
   }
 
-  /** Brings back everything still down: runs every scheduled recovery now. */
+  #recover(target: string): void {
+    const entry = this.#recoveries.get(target);
+    if (!entry) return;
+    clearTimeout(entry.timer);
+    this.#recoveries.delete(target);
+    const done = entry.recover().catch((error: unknown) => {
+      // Still in the down maps: heal() brings it back.
+      this.#logger.error({ target, err: error }, "recovery failed");
+    });
+    this.#inFlight.add(done);
+    void done.finally(() => this.#inFlight.delete(done));
+  }
+
+  /** Brings back everything still down: runs every scheduled recovery now, then retries any that failed. */
   async #heal(): Promise<void> {
     const control = this.#options.control;
     if (!control) return;
     this.#fault("heal", "cluster", "faults stop; everything down is brought back");
-    for (const [target, entry] of [...this.#recoveries]) {
-      clearTimeout(entry.timer);
-      this.#recoveries.delete(target);
-      this.#inFlight.add(entry.recover());
-    }
+    for (const target of [...this.#recoveries.keys()]) this.#recover(target);
     await Promise.all(this.#inFlight);
     for (const [index, down] of [...this.#backendDown]) {
       if (down === "paused") control.resume("backend", index);

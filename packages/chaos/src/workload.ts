@@ -52,7 +52,7 @@ export class Workload {
   readonly counts: WorkloadCounts = { ok: 0, fail: 0, unknown: 0 };
   readonly #options: WorkloadOptions;
   readonly #clients: BinClient[];
-  /** "bin\u0000key" -> values appended to that list (by anyone), for listRemove to pick from. */
+  /** "bin\u0000key" -> the latest values appended to that list (by anyone), for listRemove to pick from. */
   readonly #appended = new Map<string, string[]>();
   #nextId = 0;
   #running = false;
@@ -102,10 +102,10 @@ export class Workload {
       const list = `${bin}\u0000${record.key}`;
       if (op === "set" || op === "listAppend") record.value = `p${process}-${id}`;
       if (op === "listRemove") {
-        const candidates = (this.#appended.get(list) ?? []).slice(-REMOVE_CANDIDATES);
+        const candidates = this.#appended.get(list) ?? [];
         record.value = candidates.length > 0 ? random.pick(candidates) : `p${process}-${id}`;
       }
-      if (op === "listAppend") this.#appended.set(list, [...(this.#appended.get(list) ?? []), record.value!]);
+      if (op === "listAppend") this.#noteAppend(list, record.value!);
 
       record.invoke = history.now();
       let status: OpStatus = "ok";
@@ -121,6 +121,13 @@ export class Workload {
       history.write(record);
       await new Promise((resolve) => setTimeout(resolve, random.int(0, 2 * thinkMs)));
     }
+  }
+
+  #noteAppend(list: string, value: string): void {
+    const recent = this.#appended.get(list) ?? [];
+    recent.push(value);
+    if (recent.length > REMOVE_CANDIDATES) recent.shift();
+    this.#appended.set(list, recent);
   }
 
   async #invoke(client: BinClient, record: OpRecord): Promise<OpRecord["result"]> {
