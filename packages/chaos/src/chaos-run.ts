@@ -69,6 +69,8 @@ export const DEFAULT_KEYS: WorkloadKeys = {
 };
 
 const PROGRESS_EVERY_MS = 5000;
+/** A restart that failed (a loaded machine can take longer than the start timeout) is tried again after this. */
+const RECOVERY_RETRY_MS = 1000;
 const HEALTH_POLL_MS = 200;
 
 type Down = "killed" | "paused";
@@ -85,6 +87,8 @@ export class ChaosRun {
   readonly #recoveries = new Map<string, { timer: NodeJS.Timeout; recover: () => Promise<void> }>();
   readonly #inFlight = new Set<Promise<void>>();
   #faults = 0;
+  /** Set once the chaos phase is over: recoveries are then heal()'s job. */
+  #healing = false;
   #phase: ChaosProgress["phase"] = "waiting for a ready cluster";
   #chaosStartedAt = 0;
   #lastHealth: ClusterHealth | undefined;
@@ -254,8 +258,9 @@ export class ChaosRun {
     clearTimeout(entry.timer);
     this.#recoveries.delete(target);
     const done = entry.recover().catch((error: unknown) => {
-      // Still in the down maps: heal() brings it back.
-      this.#logger.error({ target, err: error }, "recovery failed");
+      // Still in the down maps, so still impaired: try again soon (after the run, heal() does).
+      this.#logger.error({ target, err: error }, "recovery failed; retrying");
+      if (!this.#healing) this.#schedule(target, RECOVERY_RETRY_MS, entry.recover);
     });
     this.#inFlight.add(done);
     void done.finally(() => this.#inFlight.delete(done));
@@ -265,6 +270,7 @@ export class ChaosRun {
   async #heal(): Promise<void> {
     const control = this.#options.control;
     if (!control) return;
+    this.#healing = true;
     this.#fault("heal", "cluster", "faults stop; everything down is brought back");
     for (const target of [...this.#recoveries.keys()]) this.#recover(target);
     await Promise.all(this.#inFlight);
