@@ -118,6 +118,8 @@ class KeyHistory {
   readonly ops: Operation[];
   /** Writes of each value (for lists, appends and removes of it). */
   readonly writesOf: Map<Token, Operation[]>;
+  /** For a write that may or may not have happened but was seen: when it had happened at the latest. */
+  readonly seenBy = new Map<Operation, number>();
 
   constructor(partition: KeyPartition) {
     this.kind = partition.kind;
@@ -146,6 +148,32 @@ class KeyHistory {
       this.ops.filter((op) => !isRead(op)),
       (op): Token => (op.op === "set" && op.value === "" ? null : op.value!),
     );
+    this.boundIndefiniteWrites();
+  }
+
+  /**
+   * A write that may or may not have happened stays pending to the end of the history, and the
+   * search tries it at every step. When it is the only write of its value and a read returned that
+   * value (or a remove counted it), it happened before that read completed: every linearization
+   * says so, so using that as its return time changes no verdict and prunes most of the search.
+   */
+  boundIndefiniteWrites(): void {
+    const soleWriter = new Map<string, Operation>();
+    for (const [token, writes] of this.writesOf) {
+      const adds = writes.filter((op) => op.op !== "listRemove");
+      if (token !== null && adds.length === 1 && adds[0]!.status !== "ok") soleWriter.set(token, adds[0]!);
+    }
+    if (soleWriter.size === 0) return;
+    const seen = (token: Token, at: number) => {
+      const write = token === null ? undefined : soleWriter.get(token);
+      if (write) this.seenBy.set(write, Math.min(this.seenBy.get(write) ?? Number.POSITIVE_INFINITY, at));
+    };
+    for (const op of this.ops) {
+      if (op.status !== "ok") continue;
+      if (op.op === "get" || op.op === "listGet")
+        for (const token of this.readTokens(op)) seen(token, op.complete);
+      if (op.op === "listRemove" && (op.result as number) > 0) seen(op.value!, op.complete);
+    }
   }
 
   readTokens(op: Operation): Token[] {
@@ -158,7 +186,7 @@ class KeyHistory {
     const timed: TimedOp<Operation>[] = ops.map((op) => ({
       op,
       call: op.invoke,
-      ret: op.status === "ok" ? op.complete : Number.POSITIVE_INFINITY,
+      ret: op.status === "ok" ? op.complete : (this.seenBy.get(op) ?? Number.POSITIVE_INFINITY),
     }));
     return searchLinearization(this.model, timed, deadline);
   }

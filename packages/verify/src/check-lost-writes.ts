@@ -109,7 +109,8 @@ function checkListKey(partition: KeyPartition, violations: ViolationList): numbe
   );
   const where = `${partition.bin}/${partition.key}`;
   const checkRead = (read: Operation | FinalRead, list: string[], what: string) => {
-    const seen = groupBy(list, (item) => item);
+    const seen = new Map<string, number>();
+    for (const item of list) seen.set(item, (seen.get(item) ?? 0) + 1);
     for (const [item, occurrences] of seen) {
       const appends = appendsOf.get(item) ?? [];
       if (appends.length === 0) {
@@ -118,10 +119,10 @@ function checkListKey(partition: KeyPartition, violations: ViolationList): numbe
           message: `${what} of ${where} holds ${JSON.stringify(item)}, which no listAppend of this key wrote`,
           window: [read],
         });
-      } else if (occurrences.length > appends.length) {
+      } else if (occurrences > appends.length) {
         violations.add({
           kind: "duplicate",
-          message: `${what} of ${where} holds ${JSON.stringify(item)} ${occurrences.length} times; it was appended ${appends.length} time(s)`,
+          message: `${what} of ${where} holds ${JSON.stringify(item)} ${occurrences} times; it was appended ${appends.length} time(s)`,
           window: byInvoke([...appends, read]),
         });
       }

@@ -12,7 +12,8 @@ export function registerModel(initial: string | null = null): Model<string | nul
       if (op.op === "get") return op.status !== "ok" || op.result === state ? state : ILLEGAL;
       throw new Error(`register model cannot apply ${op.op}`);
     },
-    key: (state) => (state === null ? "\u0000" : `=${state}`),
+    hash: (state) => (state === null ? "\u0000" : `=${state}`),
+    equal: (a, b) => a === b,
   };
 }
 
@@ -38,6 +39,7 @@ export function listModel(): Model<readonly string[], Operation> {
           throw new Error(`list model cannot apply ${op.op}`);
       }
     },
-    key: (state) => JSON.stringify(state),
+    hash: (state) => `${state.length}:${state.at(-1) ?? ""}`,
+    equal: (a, b) => a.length === b.length && a.every((item, i) => item === b[i]),
   };
 }

@@ -16,7 +16,7 @@ export interface VerdictCounts {
   lost: number;
   /** Reads that returned a value overwritten before the read began. */
   stale: number;
-  /** Every violation found, including lost writes and stale reads. */
+  /** Violations found: each lost write, phantom, duplicate or clock regression; for the linearizability checkers, each key that is not linearizable. */
   violations: number;
 }
 

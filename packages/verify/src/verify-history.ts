@@ -10,6 +10,8 @@ export interface VerifyOptions {
   budgetMs?: number;
   /** Time for one key's search. @default min(10000, budgetMs) */
   keyBudgetMs?: number;
+  /** Told before each checker starts, for a progress line. @default none */
+  onProgress?: (message: string) => void;
 }
 
 export interface VerifyOutcome {
@@ -23,12 +25,16 @@ export function verifyHistory(history: History, options: VerifyOptions = {}): Ve
   const started = performance.now();
   const budgetMs = options.budgetMs ?? 60_000;
   const keyBudgetMs = options.keyBudgetMs ?? Math.min(10_000, budgetMs);
+  const progress = options.onProgress ?? (() => {});
+  progress(`checking ${history.ops.length} operations for lost writes`);
   const verdicts = [checkLostWrites(history)];
-  const registers = checkRegisterLinearizability(history, { budgetMs, keyBudgetMs });
-  verdicts.push(registers);
+  progress("checking string keys for linearizability");
+  verdicts.push(checkRegisterLinearizability(history, { budgetMs, keyBudgetMs }));
+  progress("checking list keys for linearizability");
   // The list search gets what the register search left of the budget.
   const spent = performance.now() - started;
   verdicts.push(checkListLinearizability(history, { budgetMs: Math.max(0, budgetMs - spent), keyBudgetMs }));
+  progress("checking clocks");
   verdicts.push(checkClock(history));
   const results = verdicts.map((verdict) => verdict.result);
   const result = results.includes("fail") ? "fail" : results.includes("unknown") ? "unknown" : "pass";

@@ -14,8 +14,9 @@
 export interface Model<State, Op> {
   init(): State;
   step(state: State, op: Op): State | typeof ILLEGAL;
-  /** A canonical string for the state: equal states, equal keys (the memo key). */
-  key(state: State): string;
+  /** A short digest of the state: equal states have equal digests (part of the memo key). */
+  hash(state: State): string;
+  equal(a: State, b: State): boolean;
 }
 
 export const ILLEGAL: unique symbol = Symbol("illegal");
@@ -85,13 +86,31 @@ export function searchLinearization<State, Op>(
     next[prev[call]!] = call;
   };
 
+  // The set of linearized operations, with a 64-bit digest kept up to date as bits flip: the memo
+  // is keyed by digests and compares the full bitset and state only on a digest match.
   const linearized = new Uint32Array(Math.ceil(n / 32));
-  const bitsKey = () => {
-    let key = "";
-    for (const word of linearized) key += String.fromCharCode(word & 0xffff, word >>> 16);
-    return key;
+  let digestHigh = 0;
+  let digestLow = 0;
+  const flip = (op: number) => {
+    linearized[op >>> 5]! ^= 1 << (op & 31);
+    digestHigh ^= mix(op * 2 + 1);
+    digestLow ^= mix(op * 2 + 2);
   };
-  const seen = new Set<string>();
+  const seen = new Map<string, { bits: Uint32Array; state: State }[]>();
+  /** Records (linearized, state) and says whether it is new. */
+  const remember = (state: State): boolean => {
+    const key = `${digestHigh},${digestLow},${model.hash(state)}`;
+    const bucket = seen.get(key);
+    if (!bucket) {
+      seen.set(key, [{ bits: linearized.slice(), state }]);
+      return true;
+    }
+    const known = bucket.some(
+      (entry) => model.equal(entry.state, state) && entry.bits.every((word, i) => word === linearized[i]),
+    );
+    if (!known) bucket.push({ bits: linearized.slice(), state });
+    return !known;
+  };
   const stackCalls: number[] = [];
   const stackStates: State[] = [];
   let state = model.init();
@@ -103,10 +122,8 @@ export function searchLinearization<State, Op>(
       const op = opOf[entry]!;
       const after = model.step(state, history[op]!.op);
       if (after !== ILLEGAL) {
-        linearized[op >>> 5]! |= 1 << (op & 31);
-        const memo = `${model.key(after)}\u0000${bitsKey()}`;
-        if (!seen.has(memo)) {
-          seen.add(memo);
+        flip(op);
+        if (remember(after)) {
           stackCalls.push(entry);
           stackStates.push(state);
           state = after;
@@ -114,7 +131,7 @@ export function searchLinearization<State, Op>(
           entry = next[0]!;
           continue;
         }
-        linearized[op >>> 5]! &= ~(1 << (op & 31));
+        flip(op);
       }
       entry = next[entry]!;
     } else {
@@ -122,11 +139,17 @@ export function searchLinearization<State, Op>(
       const call = stackCalls.pop();
       if (call === undefined) return "illegal";
       state = stackStates.pop()!;
-      const op = opOf[call]!;
-      linearized[op >>> 5]! &= ~(1 << (op & 31));
+      flip(opOf[call]!);
       unlift(call);
       entry = next[call]!;
     }
   }
   return "ok";
+}
+
+/** A well-mixed 32-bit value for an integer (the murmur3 finaliser). */
+function mix(value: number): number {
+  let h = Math.imul(value ^ (value >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
 }

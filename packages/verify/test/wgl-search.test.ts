@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { checkListLinearizability, checkRegisterLinearizability } from "../src/check-linearizability.js";
 import type { Operation } from "../src/history.js";
 import { listModel, registerModel } from "../src/models.js";
-import { searchLinearization, type TimedOp } from "../src/wgl-search.js";
-import { append, get, listGet, remove, set } from "./history-builders.js";
+import { ILLEGAL, type Model, searchLinearization, type TimedOp } from "../src/wgl-search.js";
+import { append, get, history, listGet, remove, set } from "./history-builders.js";
 
 const forever = () => performance.now() + 60_000;
 
@@ -129,5 +130,135 @@ describe("time budget", () => {
     const started = performance.now();
     expect(searchLinearization(registerModel(), timed(ops), performance.now() + 200)).toBe("unknown");
     expect(performance.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe("agrees with a brute-force search on random small histories", () => {
+  /** Seeded uniform [0, 1) (mulberry32), so a failure replays. */
+  function random(seed: number): () => number {
+    let state = seed;
+    return () => {
+      state = (state + 0x6d2b79f5) >>> 0;
+      let t = Math.imul(state ^ (state >>> 15), state | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+    };
+  }
+
+  /** Tries every order that respects real time (a before b when a returned before b was called). */
+  function bruteForce<S>(model: Model<S, Operation>, history: TimedOp<Operation>[]): boolean {
+    const placed = new Array<boolean>(history.length).fill(false);
+    const extend = (state: S, count: number): boolean => {
+      if (count === history.length) return true;
+      return history.some((candidate, i) => {
+        if (placed[i]) return false;
+        // Every unplaced operation that returned before this one's call must come first.
+        if (history.some((other, j) => !placed[j] && j !== i && other.ret < candidate.call)) return false;
+        const next = model.step(state, candidate.op);
+        if (next === ILLEGAL) return false;
+        placed[i] = true;
+        const found = extend(next, count + 1);
+        placed[i] = false;
+        return found;
+      });
+    };
+    return extend(model.init(), 0);
+  }
+
+  it("registers", () => {
+    const rand = random(42);
+    let illegal = 0;
+    for (let round = 0; round < 400; round++) {
+      const values = ["a", "b", "c"];
+      const ops: Operation[] = Array.from({ length: 2 + Math.floor(rand() * 5) }, () => {
+        const start = Math.floor(rand() * 10);
+        const timing = {
+          at: [start, start + Math.floor(rand() * 5)] as [number, number],
+          status: rand() < 0.15 ? ("unknown" as const) : ("ok" as const),
+        };
+        return rand() < 0.5
+          ? set("x", values[Math.floor(rand() * 3)]!, timing)
+          : get("x", rand() < 0.25 ? null : values[Math.floor(rand() * 3)]!, { ...timing, status: "ok" });
+      });
+      const expected = bruteForce(registerModel(), timed(ops));
+      expect(register(ops), JSON.stringify(ops)).toBe(expected ? "ok" : "illegal");
+      if (!expected) illegal++;
+    }
+    // Both outcomes were exercised.
+    expect(illegal).toBeGreaterThan(50);
+    expect(illegal).toBeLessThan(350);
+  });
+
+  it("the register checker, which drops unseen indefinite writes and bounds seen ones", () => {
+    const rand = random(99);
+    let failures = 0;
+    for (let round = 0; round < 300; round++) {
+      let written = 0;
+      const ops: Operation[] = Array.from({ length: 2 + Math.floor(rand() * 5) }, () => {
+        const start = Math.floor(rand() * 10);
+        const at = [start, start + Math.floor(rand() * 5)] as [number, number];
+        if (rand() < 0.5) {
+          const status = rand() < 0.3 ? ("unknown" as const) : ("ok" as const);
+          return set("x", `v${written++}`, { at, status });
+        }
+        return get("x", rand() < 0.2 ? null : `v${Math.floor(rand() * 4)}`, { at });
+      });
+      const expected = bruteForce(registerModel(), timed(ops));
+      const verdict = checkRegisterLinearizability(history(ops));
+      expect(verdict.result, JSON.stringify(ops)).toBe(expected ? "pass" : "fail");
+      if (!expected) failures++;
+    }
+    expect(failures).toBeGreaterThan(30);
+    expect(failures).toBeLessThan(270);
+  });
+
+  it("the list checker, which drops unseen indefinite writes and bounds seen ones", () => {
+    const rand = random(123);
+    let failures = 0;
+    for (let round = 0; round < 300; round++) {
+      let written = 0;
+      const ops: Operation[] = Array.from({ length: 2 + Math.floor(rand() * 4) }, () => {
+        const start = Math.floor(rand() * 10);
+        const at = [start, start + Math.floor(rand() * 5)] as [number, number];
+        const status = rand() < 0.3 ? ("unknown" as const) : ("ok" as const);
+        const roll = rand();
+        if (roll < 0.45) return append("l", `v${written++}`, { at, status });
+        if (roll < 0.6)
+          return remove("l", `v${Math.floor(rand() * 3)}`, Math.floor(rand() * 2), { at, status });
+        const read = ["v0", "v1", "v2"].filter(() => rand() < 0.4);
+        return listGet("l", rand() < 0.2 ? [...read].reverse() : read, { at });
+      });
+      const expected = bruteForce(listModel(), timed(ops));
+      const verdict = checkListLinearizability(history(ops));
+      expect(verdict.result, JSON.stringify(ops)).toBe(expected ? "pass" : "fail");
+      if (!expected) failures++;
+    }
+    expect(failures).toBeGreaterThan(30);
+    expect(failures).toBeLessThan(270);
+  });
+
+  it("lists", () => {
+    const rand = random(7);
+    let illegal = 0;
+    for (let round = 0; round < 300; round++) {
+      const values = ["a", "b"];
+      const ops: Operation[] = Array.from({ length: 2 + Math.floor(rand() * 4) }, () => {
+        const start = Math.floor(rand() * 10);
+        const at = [start, start + Math.floor(rand() * 5)] as [number, number];
+        const value = values[Math.floor(rand() * 2)]!;
+        const roll = rand();
+        if (roll < 0.4) return append("l", value, { at, status: rand() < 0.15 ? "unknown" : "ok" });
+        if (roll < 0.55) return remove("l", value, Math.floor(rand() * 2), { at });
+        const read = values.filter(() => rand() < 0.5);
+        return listGet("l", rand() < 0.3 ? [...read].reverse() : read, { at });
+      });
+      const expected = bruteForce(listModel(), timed(ops));
+      expect(searchLinearization(listModel(), timed(ops), forever()), JSON.stringify(ops)).toBe(
+        expected ? "ok" : "illegal",
+      );
+      if (!expected) illegal++;
+    }
+    expect(illegal).toBeGreaterThan(30);
+    expect(illegal).toBeLessThan(270);
   });
 });

@@ -39,8 +39,13 @@ export async function verifyCommand(args: string[]): Promise<void> {
   if (positionals.length !== 1) throw new CliError(`usage: ${VERIFY_USAGE}`);
   const path = positionals[0]!;
   const budgetMs = parsePositiveInt("budget-ms", values["budget-ms"], DEFAULT_BUDGET_MS);
+  // Progress goes to a terminal only, so that piped output stays exactly the verdicts.
+  const progress = process.stderr.isTTY
+    ? (message: string) => process.stderr.write(`verify: ${message}...\n`)
+    : undefined;
+  progress?.(`reading ${path}`);
   const history = await loadHistory(path);
-  const outcome = verifyHistory(history, { budgetMs });
+  const outcome = verifyHistory(history, progress ? { budgetMs, onProgress: progress } : { budgetMs });
   const reportFiles: string[] = [];
   if (values.report !== undefined) {
     mkdirSync(values.report, { recursive: true });
