@@ -192,9 +192,13 @@ export class BackendNode {
     return this.#storing(() => this.clock.tick(atLeast));
   }
 
-  /** Raises the clock to at least atLeast without ticking; returns the next value a tick would give. */
+  /**
+   * Raises the clock to at least atLeast without ticking; returns the next
+   * value a tick would give. With requireReady it is refused, like a read,
+   * unless this backend is ready: writers stamp their entries with it.
+   */
   async raiseClock(target: CallTarget, atLeast: bigint): Promise<bigint> {
-    this.#admit(target, false);
+    this.#admit(target, true);
     checkClock("atLeast", atLeast);
     if (atLeast > 0n) await this.#storing(() => this.clock.observe(atLeast - 1n));
     return this.clock.peek();

@@ -3,6 +3,8 @@
 // Batch each operation fails on its own.
 
 import type {
+  BatchReply,
+  BatchRequest__Output,
   ClockRequest__Output,
   GetRequest__Output,
   ListGetRequest__Output,
@@ -68,9 +70,8 @@ export class StorageService {
       ListRemove: unary((r) => this.#write("remove", r)),
       ListKeys: unary((r) => this.#listKeys(r)),
       Clock: unary((r) => this.#clock(r)),
-      Batch: unary(async (request) => ({
-        results: await Promise.all(request.operations.map((op) => this.#operation(op))),
-      })),
+      Batch: unary(async (request) => ({ results: await this.#batch(request.operations) })),
+      Pipe: (call) => this.#pipe(call),
       Apply: unary(async (request) => {
         const entries = request.entries.map((entry, i) => entryFromWire(entry, `entries[${i}]`));
         await this.node.apply(entries, wireToBigint(request.epoch));
@@ -108,6 +109,36 @@ export class StorageService {
       }),
     };
     server.addService(loadProtocol().Storage.service, handlers);
+  }
+
+  #batch(operations: Operation__Output[]): Promise<OperationResult[]> {
+    return Promise.all(operations.map((op) => this.#operation(op)));
+  }
+
+  /**
+   * Answers each batch of the stream as soon as it is done. Operations never
+   * throw (each carries its own error), so a stream ends only when the caller
+   * ends or cancels it; it is ended here once every batch it sent is answered.
+   */
+  #pipe(call: grpc.ServerDuplexStream<BatchRequest__Output, BatchReply>): void {
+    let inFlight = 0;
+    let callerEnded = false;
+    const endIfDone = () => {
+      if (callerEnded && inFlight === 0 && !call.writableEnded) call.end();
+    };
+    call.on("data", (request: BatchRequest__Output) => {
+      inFlight++;
+      void this.#batch(request.operations).then((results) => {
+        inFlight--;
+        if (!call.cancelled && !call.writableEnded) call.write({ id: request.id, results });
+        endIfDone();
+      });
+    });
+    call.on("end", () => {
+      callerEnded = true;
+      endIfDone();
+    });
+    call.on("error", (error) => this.logger.debug({ err: error }, "pipe closed by the caller"));
   }
 
   async #operation(op: Operation__Output): Promise<OperationResult> {

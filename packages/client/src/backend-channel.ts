@@ -1,8 +1,11 @@
 // One connection to one backend. Operations issued in the same event-loop turn
-// are coalesced into a single Batch call (as ioredis auto-pipelines commands),
-// because one unary call per operation caps a backend near 4k ops/s while a
-// batch of 64 carries ~110k (shared/PERFORMANCE.md).
+// are coalesced into one batch (as ioredis auto-pipelines commands), and
+// batches travel on one long-lived Pipe stream, answered by id: one unary call
+// per operation caps a backend near 4k ops/s, while stream messages and
+// batches cost a fraction of that per operation (shared/PERFORMANCE.md).
 import {
+  type BatchReply__Output,
+  type BatchRequest,
   type BinringError,
   bigintToWire,
   type Entry,
@@ -24,9 +27,9 @@ import {
 import * as grpc from "@grpc/grpc-js";
 
 export interface BackendChannelOptions {
-  /** Deadline of one call. @default 10000 */
+  /** Deadline of one call (or of one batch on the stream). @default 10000 */
   callTimeoutMs?: number;
-  /** Most operations in one Batch call. @default 512 */
+  /** Most operations in one batch. @default 512 */
   maxBatchSize?: number;
 }
 
@@ -45,6 +48,16 @@ interface PendingOperation {
   reject(error: BinringError): void;
 }
 
+type Pipe = grpc.ClientDuplexStream<BatchRequest, BatchReply__Output>;
+
+/** A batch sent on a pipe and not answered yet. */
+interface InFlightBatch {
+  pipe: Pipe;
+  operations: PendingOperation[];
+  /** Fails the batch when the backend does not answer within the call timeout. */
+  timer: NodeJS.Timeout;
+}
+
 export class BackendChannel {
   readonly #client: WireStorageClient;
   readonly #callTimeoutMs: number;
@@ -52,6 +65,10 @@ export class BackendChannel {
   #queue: PendingOperation[] = [];
   #flushScheduled = false;
   #closed = false;
+  /** The open stream; undefined until the first batch and after the stream failed. */
+  #pipe: Pipe | undefined;
+  readonly #inFlight = new Map<number, InFlightBatch>();
+  #lastBatchId = 0;
 
   constructor(
     readonly address: string,
@@ -89,25 +106,65 @@ export class BackendChannel {
     }
   }
 
-  #send(batch: PendingOperation[]): void {
-    this.#client.Batch(
-      { operations: batch.map((p) => p.operation) },
-      { deadline: this.#deadline() },
-      (error, reply) => {
-        if (error || !reply) {
-          const failure = error ? fromServiceError(error, this.address) : new UnavailableError("empty reply");
-          for (const pending of batch) pending.reject(failure);
-          return;
-        }
-        batch.forEach((pending, i) => {
-          const result = reply.results[i];
-          if (!result) pending.reject(new UnavailableError(`backend ${this.address} sent too few results`));
-          else if (result.result === "error" && result.error) {
-            pending.reject(errorFromStatus(result.error.code, result.error.message));
-          } else pending.resolve(result);
-        });
-      },
+  #send(operations: PendingOperation[]): void {
+    const pipe = this.#openPipe();
+    this.#lastBatchId = (this.#lastBatchId + 1) >>> 0;
+    const id = this.#lastBatchId;
+    const timer = setTimeout(
+      () =>
+        this.#failBatch(
+          id,
+          new TimeoutError(`backend ${this.address} did not answer within ${this.#callTimeoutMs} ms`),
+        ),
+      this.#callTimeoutMs,
     );
+    this.#inFlight.set(id, { pipe, operations, timer });
+    pipe.write({ id, operations: operations.map((p) => p.operation) });
+  }
+
+  #openPipe(): Pipe {
+    if (this.#pipe) return this.#pipe;
+    const pipe = this.#client.Pipe();
+    this.#pipe = pipe;
+    pipe.on("data", (reply: BatchReply__Output) => this.#answer(reply));
+    pipe.on("error", (error: grpc.ServiceError) =>
+      this.#pipeFailed(pipe, fromServiceError(error, this.address)),
+    );
+    pipe.on("end", () =>
+      this.#pipeFailed(pipe, new UnavailableError(`backend ${this.address} ended the stream`)),
+    );
+    return pipe;
+  }
+
+  /** Removes an in-flight batch and returns its operations; undefined when already settled. */
+  #settle(id: number): PendingOperation[] | undefined {
+    const batch = this.#inFlight.get(id);
+    if (!batch) return undefined;
+    this.#inFlight.delete(id);
+    clearTimeout(batch.timer);
+    return batch.operations;
+  }
+
+  #failBatch(id: number, failure: BinringError): void {
+    for (const pending of this.#settle(id) ?? []) pending.reject(failure);
+  }
+
+  #answer(reply: BatchReply__Output): void {
+    this.#settle(reply.id)?.forEach((pending, i) => {
+      const result = reply.results[i];
+      if (!result) pending.reject(new UnavailableError(`backend ${this.address} sent too few results`));
+      else if (result.result === "error" && result.error) {
+        pending.reject(errorFromStatus(result.error.code, result.error.message));
+      } else pending.resolve(result);
+    });
+  }
+
+  /** Fails every batch still waiting on a stream that broke; the next batch opens a new one. */
+  #pipeFailed(pipe: Pipe, failure: BinringError): void {
+    if (this.#pipe === pipe) this.#pipe = undefined;
+    for (const [id, batch] of this.#inFlight) {
+      if (batch.pipe === pipe) this.#failBatch(id, failure);
+    }
   }
 
   /** Idempotent apply of stamped entries; returns the backend's clock afterwards. */
@@ -167,9 +224,15 @@ export class BackendChannel {
 
   close(): void {
     this.#closed = true;
-    for (const pending of this.#queue)
-      pending.reject(new UnavailableError(`client for ${this.address} closed`));
+    const closed = new UnavailableError(`client for ${this.address} closed`);
+    for (const pending of this.#queue) pending.reject(closed);
     this.#queue = [];
+    const pipe = this.#pipe;
+    if (pipe) {
+      this.#pipeFailed(pipe, closed);
+      // An open stream would keep the channel, and so the process, alive.
+      pipe.cancel();
+    }
     this.#client.close();
   }
 }

@@ -10,6 +10,7 @@ import {
   InvalidArgumentError,
   newWriterId,
   parseClusterConfig,
+  ringMembers,
   ringPoint,
 } from "@binring/core";
 import { type Logger, pino } from "pino";
@@ -24,6 +25,8 @@ export interface BinClientOptions {
   backends: string[];
   /** Keeper addresses; optional. @default [] */
   keepers?: string[];
+  /** Zone of each backend, by address; every client and keeper of a cluster must be given the same. @default {} */
+  zones?: Record<string, string>;
   /** Deadline of one operation, retries included. @default 10000 */
   callTimeoutMs?: number;
   /** Deadline of one call to one backend; a slow backend is retried until callTimeoutMs. @default 2000 */
@@ -69,13 +72,13 @@ export class BinClient {
 
   constructor(options: BinClientOptions) {
     const config = parseClusterConfig(
-      { backends: options.backends, keepers: options.keepers ?? [] },
+      { backends: options.backends, keepers: options.keepers ?? [], zones: options.zones ?? {} },
       "BinClient options",
     );
     this.callTimeoutMs = options.callTimeoutMs ?? 10_000;
     this.sabotage = parseSabotage(options.unsafeSabotage);
     this.logger = options.logger ?? pino({ level: "silent" });
-    this.ring = new HashRing(config.backends.map((id) => ({ id })));
+    this.ring = new HashRing(ringMembers(config.backends, config.zones));
     for (const address of config.backends) {
       this.#channels.set(
         address,

@@ -1,11 +1,11 @@
 // One bin of a cluster, offering the Storage contract on its replicas.
 //
-// Write: stamp the entry with the largest clock among the bin's replicas (one
-// parallel round: the stamp then exceeds every acknowledged entry's stamp,
-// which lives on at least one of them), then apply it to the replicas from the
-// last backup to the primary, one after another. Whatever a reader can see on
-// the first replica is therefore already on the others (HAZARDS.md 1). The
-// write is acknowledged once every live replica has it.
+// Write: stamp the entry with the clock of the replica a read would use (the
+// first ready one: it holds every acknowledged entry of the bin, so its clock
+// is past all their stamps), then apply it to the replicas from the last
+// backup to the primary, one after another. Whatever a reader can see on the
+// first replica is therefore already on the others (HAZARDS.md 1). The write
+// is acknowledged once every live replica has it.
 //
 // Read: from the first replica that answers and is ready, falling through to
 // the next; a later replica holds everything an earlier one shows.
@@ -33,6 +33,12 @@ type WriteKind = "set" | "listAppend" | "listRemove";
 
 /** Pause between rounds when no replica could serve, growing to this cap. */
 const MAX_RETRY_PAUSE_MS = 200;
+
+/** A replica that failed this way holds no readable state a later read could contradict. */
+function servesNoReads(error: unknown): boolean {
+  const kind = classifyFailure(error);
+  return kind === "gone" || kind === "not-ready";
+}
 
 function pause(attempt: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.min(10 * 2 ** attempt, MAX_RETRY_PAUSE_MS)));
@@ -112,15 +118,18 @@ export class Bin implements Storage {
 
   /**
    * Runs a read on the first replica that can serve it, until the deadline.
+   * It falls through to the next replica only past one that serves no reads
+   * (gone, or not ready). One that is slow or paused may still be ready, and
+   * a later replica may show a write that is still on its way to it: reading
+   * there and then here could go back in time. So the read waits for it, or
+   * for the keepers to declare it dead, which removes it from placement.
    * The request is rebuilt per attempt: it carries the current view's epoch.
    */
   async #read(
     operation: (target: Target) => Parameters<BackendChannel["execute"]>[0],
+    deadline = Date.now() + this.client.callTimeoutMs,
   ): Promise<OperationResult__Output> {
-    const deadline = Date.now() + this.client.callTimeoutMs;
-    let lastError: unknown = new UnavailableError(
-      `no backend of bin ${JSON.stringify(this.name)} is reachable`,
-    );
+    let lastError: unknown = this.#noReplica();
     for (let attempt = 0; ; attempt++) {
       for (const address of this.client.placement(this.point).replicas) {
         try {
@@ -128,6 +137,7 @@ export class Bin implements Storage {
         } catch (error) {
           await this.#noteFailure(address, error);
           lastError = error;
+          if (!servesNoReads(error)) break;
         }
       }
       if (Date.now() >= deadline) throw this.#gaveUp("read", lastError);
@@ -135,41 +145,41 @@ export class Bin implements Storage {
     }
   }
 
+  /**
+   * A stamp above every acknowledged entry of the bin: the clock of the first
+   * ready replica, which holds all of them (an acknowledged entry is on every
+   * replica that was live, and a replica only becomes ready once filled), and
+   * above anything this client has seen. Read like any read, without ticking.
+   */
+  async #stamp(deadline: number): Promise<Stamp> {
+    const atLeast = bigintToWire(this.client.clockSeen);
+    const { clock } = await this.#read(
+      (target) => ({ clock: { target, atLeast, raiseOnly: true } }),
+      deadline,
+    );
+    return { clock: wireToBigint(clock?.clock), writer: this.client.writer, seq: this.client.nextSeq() };
+  }
+
   /** Stamps an entry and applies it to every live replica, last backup first. */
   async #write(kind: WriteKind, key: string, value: string): Promise<WriteReply__Output> {
     const deadline = Date.now() + this.client.callTimeoutMs;
-    const seq = this.client.nextSeq();
-    const clocks = new Map<string, bigint>();
+    const stamp = await this.#stamp(deadline);
+    const entry = {
+      target: this.#target(false),
+      key,
+      value,
+      stamp: { clock: bigintToWire(stamp.clock), writer: stamp.writer, seq: stamp.seq },
+    };
     const applied = new Map<string, WriteReply__Output>();
-    let stamp: Stamp | undefined;
-    let lastError: unknown = new UnavailableError(
-      `no backend of bin ${JSON.stringify(this.name)} is reachable`,
-    );
+    let lastError: unknown = this.#noReplica();
     for (let attempt = 0; ; attempt++) {
       const { replicas } = this.client.placement(this.point);
       try {
         if (replicas.length === 0) throw lastError;
-        if (!stamp) {
-          await Promise.all(
-            replicas.map(async (address) => {
-              const reply = await this.#on(address, { clock: { target: this.#target(false), atLeast: "0" } });
-              clocks.set(address, wireToBigint(reply.clock?.clock));
-            }),
-          );
-          let highest = this.client.clockSeen;
-          for (const clock of clocks.values()) if (clock > highest) highest = clock;
-          stamp = { clock: highest, writer: this.client.writer, seq };
-        }
         for (const address of writeOrder(replicas, this.client.sabotage)) {
           if (applied.has(address)) continue;
-          const reply = await this.#on(address, {
-            [kind]: {
-              target: this.#target(false),
-              key,
-              value,
-              stamp: { clock: bigintToWire(stamp.clock), writer: stamp.writer, seq: stamp.seq },
-            },
-          });
+          entry.target = this.#target(false);
+          const reply = await this.#on(address, { [kind]: entry });
           applied.set(address, reply.write!);
         }
         this.client.observeClock(stamp.clock);

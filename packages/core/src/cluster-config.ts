@@ -9,6 +9,17 @@ export interface ClusterConfig {
   keepers: string[];
   /** Deadline of one client operation, retries included. @default 10000 */
   callTimeoutMs?: number;
+  /**
+   * Zone (failure domain) of each backend, by address: a bin's backups go to
+   * zones other than its primary's while there are enough. Backends left out
+   * share the zone "". @default {} (zone-blind placement)
+   */
+  zones?: Record<string, string>;
+}
+
+/** The ring members of a cluster: each backend with its zone, if any. */
+export function ringMembers(backends: readonly string[], zones: Readonly<Record<string, string>> = {}) {
+  return backends.map((id) => (zones[id] === undefined ? { id } : { id, zone: zones[id] }));
 }
 
 const ADDRESS = /^[^\s:]+:\d{1,5}$/;
@@ -32,6 +43,22 @@ function addresses(source: string, field: string, value: unknown, required: bool
   return [...seen];
 }
 
+function zones(source: string, value: unknown, backends: string[]): Record<string, string> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    fail(source, `"zones" must be an object mapping backend "host:port" to a zone name`);
+  }
+  const result: Record<string, string> = {};
+  for (const [backend, zone] of Object.entries(value)) {
+    if (!backends.includes(backend))
+      fail(source, `"zones" names ${JSON.stringify(backend)}, not in "backends"`);
+    if (typeof zone !== "string" || zone === "") {
+      fail(source, `"zones.${backend}" must be a non-empty string, got ${JSON.stringify(zone)}`);
+    }
+    result[backend] = zone;
+  }
+  return result;
+}
+
 /** Checks a parsed cluster file; `source` names it in errors (a path). */
 export function parseClusterConfig(raw: unknown, source = "cluster config"): ClusterConfig {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) fail(source, "must be a JSON object");
@@ -47,5 +74,6 @@ export function parseClusterConfig(raw: unknown, source = "cluster config"): Clu
     }
     config.callTimeoutMs = timeout;
   }
+  if (record.zones !== undefined) config.zones = zones(source, record.zones, config.backends);
   return config;
 }

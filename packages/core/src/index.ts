@@ -1,7 +1,7 @@
 // @binring/core: the pure parts every other package shares — the entry model,
 // stamps, limits, errors, the hash ring and the wire contract.
 
-export { type ClusterConfig, parseClusterConfig } from "./cluster-config.js";
+export { type ClusterConfig, parseClusterConfig, ringMembers } from "./cluster-config.js";
 export type { ApplyOutcome, Entry, EntryKind } from "./entry.js";
 export {
   BinringError,

@@ -1,11 +1,14 @@
 // The consistent-hash ring of backends. Each member owns many virtual nodes;
 // a bin at point p is placed on the first live members met clockwise from p.
-// Placement depends only on the member ids and liveness, never on their order.
+// Placement depends only on the member ids, zones and liveness, never on their
+// order. When members span more than one zone, a bin's backups are taken from
+// zones its earlier replicas do not use, as long as live zones remain.
 import { ringPoint } from "./hash.js";
 import { RING_SIZE, type RingRange } from "./ring-range.js";
 
 export interface RingMember {
   id: string;
+  /** Failure domain (e.g. a cloud zone); members without one share the zone "". */
   zone?: string;
 }
 
@@ -54,6 +57,10 @@ export class HashRing {
   readonly #points: Uint32Array;
   /** owner index (into members) of each virtual node, parallel to #points */
   readonly #owners: Uint16Array;
+  /** zone index of each member, parallel to members; zones numbered in name order */
+  readonly #zoneOf: Uint16Array;
+  /** distinct zones among the members; placement is zone-aware only above 1 */
+  readonly #zoneCount: number;
 
   /** Throws when an id is empty or listed twice. */
   constructor(members: readonly RingMember[], options: HashRingOptions = {}) {
@@ -86,6 +93,14 @@ export class HashRing {
       this.#points[i] = Math.floor(key / OWNER_SLOTS);
       this.#owners[i] = key % OWNER_SLOTS;
     });
+    const zones = [...new Set(this.members.map((member) => member.zone ?? ""))].sort();
+    this.#zoneCount = zones.length;
+    this.#zoneOf = Uint16Array.from(this.members, (member) => zones.indexOf(member.zone ?? ""));
+  }
+
+  /** Distinct zones among the members (members without a zone count as one). */
+  get zoneCount(): number {
+    return this.#zoneCount;
   }
 
   /** The bin's replicas, primary first. */
@@ -97,12 +112,22 @@ export class HashRing {
     return this.replicasAt(ringPoint(bin), isLive, count);
   }
 
-  /** The replicas of a point: the first `count` distinct live members clockwise from it. */
+  /**
+   * The replicas of a point: the first `count` distinct live members clockwise
+   * from it. With several zones: the first live member of each zone met, in
+   * walk order, then (when live zones run out) the next live members met.
+   */
   replicasAt(
     point: number,
     isLive: (id: string) => boolean = everyoneLive,
     count = DEFAULT_REPLICAS,
   ): string[] {
+    return this.#zoneCount > 1
+      ? this.#zonedReplicasAt(point, isLive, count, undefined)
+      : this.#replicasAt(point, isLive, count);
+  }
+
+  #replicasAt(point: number, isLive: (id: string) => boolean, count: number): string[] {
     const replicas: string[] = [];
     const total = this.#points.length;
     if (total === 0 || count < 1) return replicas;
@@ -126,11 +151,91 @@ export class HashRing {
     return replicas;
   }
 
+  /**
+   * Zone-aware walk. `liveZones` (zones with a live member) lets the walk stop
+   * as soon as no new zone can come; computed on first need when not given.
+   */
+  #zonedReplicasAt(
+    point: number,
+    isLive: (id: string) => boolean,
+    count: number,
+    liveZones: number | undefined,
+  ): string[] {
+    const replicas: string[] = [];
+    const total = this.#points.length;
+    if (total === 0 || count < 1) return replicas;
+    // Members met: a short list first, a per-member table once the walk is long (as in #replicasAt).
+    const tracked: number[] = [];
+    let table: Uint8Array | undefined;
+    /** Zones of the replicas taken while zones last: at most `count`, so a list. */
+    const zonesTaken: number[] = [];
+    /** Live members met in a zone already taken, in walk order: the fallback. */
+    const skipped: string[] = [];
+    let zonesExhausted = false;
+    let met = 0;
+    for (let i = this.#firstAtOrAfter(point); ; i = i + 1 === total ? 0 : i + 1) {
+      const owner = this.#owners[i]!;
+      if (table ? table[owner] === 1 : tracked.includes(owner)) continue;
+      if (table) table[owner] = 1;
+      else if (tracked.push(owner) === LIST_TRACKED_OWNERS) {
+        table = new Uint8Array(this.members.length);
+        for (const seen of tracked) table[seen] = 1;
+      }
+      const id = this.members[owner]!.id;
+      if (isLive(id)) {
+        const zone = this.#zoneOf[owner]!;
+        if (zonesExhausted) {
+          if (replicas.push(id) === count) break;
+        } else if (!zonesTaken.includes(zone)) {
+          zonesTaken.push(zone);
+          if (replicas.push(id) === count) break;
+        } else {
+          skipped.push(id);
+        }
+        // Whether a new zone can still come is worth an O(members) count only on a long walk.
+        if (!zonesExhausted && skipped.length > 0 && met >= LIST_TRACKED_OWNERS) {
+          liveZones ??= this.#liveZones(isLive);
+        }
+        if (!zonesExhausted && (zonesTaken.length === this.#zoneCount || zonesTaken.length === liveZones)) {
+          // No new zone can come: fall back to the members met, in walk order.
+          zonesExhausted = true;
+          for (const fallback of skipped) if (replicas.push(fallback) === count) return replicas;
+        }
+      }
+      if (++met === this.members.length) break;
+    }
+    // The walk met every member without running out of zones: the skipped fill the rest.
+    if (!zonesExhausted) replicas.push(...skipped.slice(0, count - replicas.length));
+    return replicas;
+  }
+
+  /** Zones that have at least one live member. */
+  #liveZones(isLive: (id: string) => boolean): number {
+    const live = new Uint8Array(this.#zoneCount);
+    let count = 0;
+    this.members.forEach((member, owner) => {
+      const zone = this.#zoneOf[owner]!;
+      if (live[zone] === 0 && isLive(member.id)) {
+        live[zone] = 1;
+        count++;
+      }
+    });
+    return count;
+  }
+
+  /** replicasAt for many points under one liveness: zone counting is done once. */
+  #placer(isLive: (id: string) => boolean, count: number): (point: number) => string[] {
+    if (this.#zoneCount <= 1) return (point) => this.#replicasAt(point, isLive, count);
+    const liveZones = this.#liveZones(isLive);
+    return (point) => this.#zonedReplicasAt(point, isLive, count, liveZones);
+  }
+
   /** The whole ring cut into maximal segments whose points share one replica list. */
   segments(isLive: (id: string) => boolean = everyoneLive, count = DEFAULT_REPLICAS): RingSegment[] {
     const segments: RingSegment[] = [];
+    const place = this.#placer(isLive, count);
     for (const { start, end, point } of this.#arcs()) {
-      segments.push({ start, end, replicas: this.replicasAt(point, isLive, count) });
+      segments.push({ start, end, replicas: place(point) });
     }
     return coalesce(segments, (a, b) => sameList(a.replicas, b.replicas));
   }
@@ -146,9 +251,11 @@ export class HashRing {
     count = DEFAULT_REPLICAS,
   ): RingChange[] {
     const changes: RingChange[] = [];
+    const placeBefore = this.#placer(wasLive, count);
+    const placeAfter = this.#placer(isLive, count);
     for (const { start, end, point } of this.#arcs()) {
-      const before = this.replicasAt(point, wasLive, count);
-      const after = this.replicasAt(point, isLive, count);
+      const before = placeBefore(point);
+      const after = placeAfter(point);
       if (!sameList(before, after)) changes.push({ start, end, before, after });
     }
     return coalesce(changes, (a, b) => sameList(a.before, b.before) && sameList(a.after, b.after));

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { ringPoint } from "../src/hash.js";
 import { HashRing, type RingMember } from "../src/ring.js";
@@ -206,6 +207,111 @@ describe("HashRing construction", () => {
       { id: "a:1", zone: "east" },
       { id: "b:1", zone: "west" },
     ]);
+  });
+});
+
+describe("HashRing zones", () => {
+  const zoned = (n: number, zones: string[]): RingMember[] =>
+    members(n).map((member, i) => ({ ...member, zone: zones[i % zones.length] }));
+  const blindRings = new Map<HashRing, HashRing>();
+  const zoneOf = (ring: HashRing) => new Map(ring.members.map((m) => [m.id, m.zone ?? ""]));
+
+  /**
+   * The placement rule, spelled out: the live members in walk order (the
+   * zone-blind ring's full list), the first of each zone first, then the rest.
+   */
+  function expected(ring: HashRing, point: number, isLive: (id: string) => boolean, count = 3): string[] {
+    const blind = blindRings.get(ring) ?? new HashRing(ring.members.map(({ id }) => ({ id })));
+    blindRings.set(ring, blind);
+    const walk = blind.replicasAt(point, isLive, ring.members.length);
+    const zones = zoneOf(ring);
+    const firsts = walk.filter(
+      (id, i) => walk.findIndex((other) => zones.get(other) === zones.get(id)) === i,
+    );
+    return [...firsts, ...walk.filter((id) => !firsts.includes(id))].slice(0, count);
+  }
+
+  it("places exactly as before when no member has a zone, or all share one", () => {
+    // Digest of placements computed by the zone-blind ring this one replaced.
+    const digest = (ring: HashRing) => {
+      const hash = createHash("sha256");
+      const dead = new Set(["10.0.0.3:7000", "10.0.0.7:7000"]);
+      for (let i = 0; i < 5000; i++) {
+        hash.update(`${ring.replicasFor(`bin-${i}`).join(",")};`);
+        hash.update(`${ring.replicasFor(`bin-${i}`, (id) => !dead.has(id)).join(",")};`);
+      }
+      return hash.digest("hex");
+    };
+    const ids = Array.from({ length: 12 }, (_, i) => `10.0.0.${i}:7000`);
+    const before = "e65cd8d795ae1236cc538bfeaea6e1303fb3ba09607066e93adae33215797563";
+    expect(digest(new HashRing(ids.map((id) => ({ id }))))).toBe(before);
+    expect(digest(new HashRing(ids.map((id) => ({ id, zone: "zone-a" }))))).toBe(before);
+  });
+
+  it("puts a bin's three copies in three zones, the primary unchanged", () => {
+    const ring = new HashRing(zoned(9, ["a", "b", "c"]));
+    const blind = new HashRing(members(9));
+    const zones = zoneOf(ring);
+    for (const bin of bins(2000)) {
+      const replicas = ring.replicasFor(bin);
+      expect(new Set(replicas.map((id) => zones.get(id))).size).toBe(3);
+      expect(replicas[0]).toBe(blind.replicasFor(bin)[0]);
+    }
+    expect(ring.zoneCount).toBe(3);
+  });
+
+  it("follows the rule under any liveness, and falls back to shared zones when zones run out", () => {
+    const ring = new HashRing(zoned(10, ["a", "b", "c"]));
+    const ids = ring.members.map((m) => m.id);
+    const livenesses: ((id: string) => boolean)[] = [
+      () => true,
+      (id) => id !== ids[0],
+      (id) => zoneOf(ring).get(id) !== "c", // a whole zone down: two zones for three copies
+      (id) => zoneOf(ring).get(id) === "a", // one zone left
+      (id) => id === ids[1] || id === ids[5],
+    ];
+    for (const isLive of livenesses) {
+      for (const point of randomPoints(400, 7)) {
+        expect(ring.replicasAt(point, isLive)).toEqual(expected(ring, point, isLive));
+      }
+    }
+    const twoZones = new HashRing(zoned(6, ["a", "b"]));
+    for (const bin of bins(500)) {
+      const replicas = twoZones.replicasFor(bin);
+      expect(replicas).toHaveLength(3);
+      expect(new Set(replicas.map((id) => zoneOf(twoZones).get(id)))).toEqual(new Set(["a", "b"]));
+    }
+  });
+
+  it("places a bin with a member dead exactly as a ring without that member", () => {
+    // What makes scaling down safe: once the keepers have repaired a stopped backend, dropping it
+    // from the cluster file moves nothing.
+    for (const given of [zoned(9, ["a", "b", "c"]), zoned(7, ["a", "b"]), members(7)]) {
+      const ring = new HashRing(given);
+      for (const gone of [given[0]!.id, given[4]!.id]) {
+        const smaller = new HashRing(given.filter((m) => m.id !== gone));
+        for (const bin of bins(1000)) {
+          expect(ring.replicasFor(bin, (id) => id !== gone)).toEqual(smaller.replicasFor(bin));
+        }
+      }
+    }
+  });
+
+  it("keeps segments and changes consistent with replicasAt", () => {
+    const ring = new HashRing(zoned(8, ["a", "b", "c"]), { virtualNodes: 32 });
+    const dead = ring.members[2]!.id;
+    const isLive = (id: string) => id !== dead;
+    for (const segment of ring.segments(isLive)) {
+      expect(ring.replicasAt(segment.start, isLive)).toEqual(segment.replicas);
+    }
+    const changes = ring.changes(() => true, isLive);
+    for (const point of randomPoints(3000, 3)) {
+      const before = ring.replicasAt(point);
+      const after = ring.replicasAt(point, isLive);
+      const change = changes.find((c) => pointInRange(point, c.start, c.end));
+      if (before.join() === after.join()) expect(change).toBeUndefined();
+      else expect(change).toMatchObject({ before, after });
+    }
   });
 });
 

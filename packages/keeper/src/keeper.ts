@@ -10,7 +10,13 @@
 // from the moment it is "filling", and is granted readiness only once its
 // copies are complete.
 import { BackendChannel } from "@binring/client";
-import { bigintToWire, HashRing, type HeartbeatReply__Output, type HeartbeatRequest } from "@binring/core";
+import {
+  bigintToWire,
+  HashRing,
+  type HeartbeatReply__Output,
+  type HeartbeatRequest,
+  ringMembers,
+} from "@binring/core";
 import { type Logger, pino } from "pino";
 import { BackendHealth, type HealthState, type ProbeReply } from "./backend-health.js";
 import { type CopyProgress, copyTask } from "./copier.js";
@@ -20,6 +26,8 @@ import { planCopies, planDrops } from "./repair-plan.js";
 export interface KeeperOptions {
   /** Every backend of the cluster (host:port). */
   backends: string[];
+  /** Zone of each backend, as in the cluster file: placement must match the clients'. @default {} */
+  zones?: Record<string, string>;
   /** This keeper's name in logs and status. @default "keeper" */
   name?: string;
   timing?: Partial<KeeperTiming>;
@@ -76,7 +84,7 @@ export class Keeper {
     this.name = options.name ?? "keeper";
     this.timing = parseKeeperTiming(options.timing);
     this.#logger = options.logger ?? pino({ level: "silent" });
-    this.ring = new HashRing(options.backends.map((id) => ({ id })));
+    this.ring = new HashRing(ringMembers(options.backends, options.zones));
     const now = performance.now();
     for (const address of options.backends) {
       this.#health.set(address, new BackendHealth(address, this.#logger, now));

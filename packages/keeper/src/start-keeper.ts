@@ -8,6 +8,8 @@ import { startStatusServer } from "./status-server.js";
 
 export interface StartKeeperOptions {
   backends: string[];
+  /** Zone of each backend, from the cluster file. @default {} */
+  zones?: Record<string, string>;
   /** host:port for the gRPC service (port 0 picks one). */
   listen: string;
   /** host:port for HTTP /health and /status (port 0 picks one). */
@@ -28,6 +30,7 @@ export async function startKeeper(options: StartKeeperOptions): Promise<RunningK
   const logger = options.logger ?? pino({ level: "silent" });
   const keeper = new Keeper({
     backends: options.backends,
+    zones: options.zones,
     name: options.name,
     timing: options.timing,
     logger,

@@ -66,3 +66,45 @@ describe("planCopies and planDrops on rejoin", () => {
     }
   });
 });
+
+describe("repair plans on a zoned ring", () => {
+  // Three zones of three: when a zone loses members, placement may reshuffle
+  // more than one copy of a bin, and the plan must still cover every newcomer.
+  const zoned = new HashRing(
+    Array.from({ length: 9 }, (_, i) => ({ id: `10.1.0.${i}:7000`, zone: `zone-${i % 3}` })),
+  );
+  const zonedIds = zoned.members.map((m) => m.id);
+  const live =
+    (...dead: string[]) =>
+    (id: string) =>
+      zonedIds.includes(id) && !dead.includes(id);
+
+  it.each([
+    ["one backend dies", [zonedIds[0]!]],
+    ["a whole zone dies", [zonedIds[0]!, zonedIds[3]!, zonedIds[6]!]],
+  ])("%s: every newcomer gets each bin from every live holder, leavers drop it", (_case, dead) => {
+    const wasLive = live();
+    const isLive = live(...dead);
+    const copies = planCopies(zoned, wasLive, isLive);
+    const drops = planDrops(zoned, wasLive, isLive);
+    for (const bin of bins) {
+      const before = zoned.replicasFor(bin, wasLive);
+      const after = zoned.replicasFor(bin, isLive);
+      expect(new Set(after.map((id) => zoned.members.find((m) => m.id === id)!.zone)).size).toBe(
+        dead.length === 3 ? 2 : 3,
+      );
+      for (const target of after.filter((id) => !before.includes(id))) {
+        const sources = [...new Set([...before, ...after])]
+          .filter((id) => id !== target && isLive(id))
+          .sort();
+        const task = copies.find((t) => t.target === target && covers(t.ranges, bin));
+        expect(task?.sources, bin).toEqual(sources);
+      }
+      const targets = copies.filter((t) => covers(t.ranges, bin)).map((t) => t.target);
+      expect(targets.sort()).toEqual(after.filter((id) => !before.includes(id)).sort());
+      for (const leaver of before.filter((id) => !after.includes(id) && isLive(id))) {
+        expect(drops.some((d) => d.backend === leaver && covers(d.ranges, bin))).toBe(true);
+      }
+    }
+  });
+});

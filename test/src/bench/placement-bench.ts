@@ -1,5 +1,5 @@
-// `npm run bench -- placement`: how evenly the ring spreads bins, and how many
-// move when one backend joins or leaves.
+// `npm run bench -- placement`: how evenly the ring spreads bins, how many
+// move when one backend joins or leaves, and what zone-aware placement costs.
 import { DEFAULT_VIRTUAL_NODES, HashRing } from "@binring/core";
 import { fmt, table } from "./measure.js";
 import { progress } from "./settings.js";
@@ -58,5 +58,49 @@ export async function placementBench(): Promise<string> {
     "ring build ms",
     "µs per placement",
   ];
-  return `## Placement of ${fmt.ops(BINS)} bins (${DEFAULT_VIRTUAL_NODES} virtual nodes per backend)\n\n${table(header, rows)}\n`;
+  return `## Placement of ${fmt.ops(BINS)} bins (${DEFAULT_VIRTUAL_NODES} virtual nodes per backend)\n\n${table(header, rows)}\n\n${zonedPlacement(bins)}`;
+}
+
+/** Backends spread round-robin over three zones: balance, lookup cost, and repair planning for one death. */
+function zonedPlacement(bins: string[]): string {
+  const rows: (string | number)[][] = [];
+  for (const n of [6, 30, 300]) {
+    progress(`placement: ${n} backends in 3 zones`);
+    const members = backends(n).map((member, i) => ({ ...member, zone: `zone-${i % 3}` }));
+    const ring = new HashRing(members);
+    const zoneOf = new Map(members.map((m) => [m.id, m.zone]));
+    const started = performance.now();
+    const placements = bins.map((bin) => ring.replicasFor(bin));
+    const lookupUs = ((performance.now() - started) * 1000) / bins.length;
+    const load = new Map<string, number>();
+    let threeZones = 0;
+    for (const replicas of placements) {
+      for (const id of replicas) load.set(id, (load.get(id) ?? 0) + 1);
+      if (new Set(replicas.map((id) => zoneOf.get(id))).size === 3) threeZones++;
+    }
+    const dead = members[0]!.id;
+    const planStarted = performance.now();
+    const changes = ring.changes(
+      () => true,
+      (id) => id !== dead,
+    );
+    const planMs = performance.now() - planStarted;
+    rows.push([
+      n,
+      `${((threeZones / bins.length) * 100).toFixed(2)}%`,
+      (Math.max(...load.values()) / ((3 * bins.length) / n)).toFixed(3),
+      lookupUs.toFixed(2),
+      changes.length,
+      fmt.ms(planMs),
+    ]);
+  }
+  const header = [
+    "backends",
+    "bins in 3 zones",
+    "max/mean (all 3 copies)",
+    "µs per placement",
+    "ring changes on one death",
+    "changes() ms",
+  ];
+  return `## Zone-aware placement (backends round-robin over 3 zones)\n\n${table(header, rows)}\n`;
 }

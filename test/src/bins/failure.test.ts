@@ -41,6 +41,39 @@ describe.each([
   }, 120_000);
 });
 
+describe("stamps after a takeover", () => {
+  let cluster: LocalCluster | undefined;
+  afterEach(async () => {
+    await cluster?.stop();
+  });
+
+  it("a write after an acknowledged write wins, from a fresh client, once the primary died", async () => {
+    cluster = await LocalCluster.start({ backends: 4 });
+    const ring = new HashRing(cluster.addresses.map((id) => ({ id })));
+    const [primary, firstBackup, secondBackup] = ring.replicasFor("takeover");
+    const first = new BinClient({ backends: cluster.addresses });
+    // Push the bin's clocks far above the others', so the first write's stamp is large.
+    await first.bin("takeover").clock(1_000_000_000n);
+    await first.bin("takeover").set("k", "first");
+    await first.bin("takeover").listAppend("l", "first");
+    await cluster.kill(primary!, { withRedis: true });
+
+    // A client that has seen no clock: only the surviving replicas can lift its stamp above the first.
+    const second = new BinClient({ backends: cluster.addresses });
+    await second.bin("takeover").set("k", "second");
+    expect(await second.bin("takeover").listRemove("l", "first")).toBe(1);
+
+    const { StorageClient } = await import("@binring/client");
+    for (const address of [firstBackup!, secondBackup!]) {
+      const direct = new StorageClient(address, { bin: "takeover" });
+      expect(await direct.get("k")).toBe("second");
+      expect(await direct.listGet("l")).toEqual([]);
+      await direct.close();
+    }
+    await Promise.all([first.close(), second.close()]);
+  }, 60_000);
+});
+
 describe("readiness", () => {
   let cluster: LocalCluster | undefined;
   afterEach(async () => {

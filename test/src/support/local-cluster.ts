@@ -43,6 +43,8 @@ export interface LocalClusterOptions {
   ready?: boolean;
   /** Give each Redis an append-only file (so a restarted Redis brings its data back). @default true */
   appendOnly?: boolean;
+  /** Zone of backend i, written to the cluster file's "zones". @default none (zone-blind placement) */
+  zoneOf?: (i: number) => string;
 }
 
 export class LocalCluster {
@@ -71,7 +73,12 @@ export class LocalCluster {
       Array.from({ length: keeperCount }, async () => `127.0.0.1:${await freePort()}`),
     );
     const configPath = join(mkdtempSync(join(tmpdir(), "binring-cluster-")), "binring.json");
-    writeFileSync(configPath, JSON.stringify({ backends: members.map((m) => m.address), keepers }, null, 2));
+    const zoneOf = options.zoneOf;
+    const zones = zoneOf && Object.fromEntries(members.map((m, i) => [m.address, zoneOf(i)]));
+    writeFileSync(
+      configPath,
+      JSON.stringify({ backends: members.map((m) => m.address), keepers, ...(zones && { zones }) }, null, 2),
+    );
     const cluster = new LocalCluster(members, keepers, configPath, options.keeperArgs ?? FAST_KEEPER_ARGS);
     for (let i = 0; i < keeperCount; i++) await cluster.startKeeper(i);
     return cluster;

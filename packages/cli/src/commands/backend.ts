@@ -1,6 +1,6 @@
 // `binring backend`: runs one backend until SIGTERM or SIGINT.
 import { startBackend } from "@binring/backend";
-import { parseAddress, parseFlags, parsePositiveInt } from "../args.js";
+import { flagName, parseAddress, parseFlags, parsePositiveInt } from "../args.js";
 import { CliError } from "../cli-error.js";
 import { createLogger } from "../logger.js";
 import { onShutdown } from "../shutdown.js";
@@ -22,11 +22,11 @@ export async function backendCommand(args: string[]): Promise<void> {
   const storeKind = values.store ?? (values.redis ? "redis" : undefined);
   if (storeKind !== "redis" && storeKind !== "memory") {
     throw new CliError(
-      `binring backend: give --redis URL or --store memory (got --store ${JSON.stringify(values.store)})`,
+      `binring backend: give --redis URL or --store memory (got ${flagName("store")} ${JSON.stringify(values.store)})`,
     );
   }
   if (storeKind === "redis" && !values.redis?.startsWith("redis://")) {
-    throw new CliError(`--redis must be a redis:// URL, got ${JSON.stringify(values.redis)}`);
+    throw new CliError(`${flagName("redis")} must be a redis:// URL, got ${JSON.stringify(values.redis)}`);
   }
   const logger = createLogger("backend");
   const backend = await startBackend({

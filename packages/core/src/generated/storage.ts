@@ -66,9 +66,9 @@ export interface ProtoGrpcType {
       Stamp: MessageTypeDefinition<_binring_v1_Stamp, _binring_v1_Stamp__Output>
       /**
        * Storage is served by every backend. The data calls (Get .. Clock) are the
-       * public single-backend contract; Batch carries many of them in one call and
-       * is what the SDK uses; Apply, Scan, Drop and Heartbeat serve replication and
-       * repair.
+       * public single-backend contract; Batch carries many of them in one call, and
+       * Pipe streams such batches (what the SDK uses); Apply, Scan, Drop and
+       * Heartbeat serve replication and repair.
        */
       Storage: SubtypeConstructor<typeof grpc.Client, _binring_v1_StorageClient> & { service: _binring_v1_StorageDefinition }
       Target: MessageTypeDefinition<_binring_v1_Target, _binring_v1_Target__Output>

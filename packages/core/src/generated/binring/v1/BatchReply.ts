@@ -4,8 +4,16 @@ import type { OperationResult as _binring_v1_OperationResult, OperationResult__O
 
 export interface BatchReply {
   'results'?: (_binring_v1_OperationResult)[];
+  /**
+   * Pipe only: the id of the request this answers.
+   */
+  'id'?: (number);
 }
 
 export interface BatchReply__Output {
   'results': (_binring_v1_OperationResult__Output)[];
+  /**
+   * Pipe only: the id of the request this answers.
+   */
+  'id': (number);
 }

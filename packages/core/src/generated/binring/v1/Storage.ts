@@ -25,9 +25,9 @@ import type { WriteReply as _binring_v1_WriteReply, WriteReply__Output as _binri
 
 /**
  * Storage is served by every backend. The data calls (Get .. Clock) are the
- * public single-backend contract; Batch carries many of them in one call and
- * is what the SDK uses; Apply, Scan, Drop and Heartbeat serve replication and
- * repair.
+ * public single-backend contract; Batch carries many of them in one call, and
+ * Pipe streams such batches (what the SDK uses); Apply, Scan, Drop and
+ * Heartbeat serve replication and repair.
  */
 export interface StorageClient extends grpc.Client {
   /**
@@ -158,6 +158,21 @@ export interface StorageClient extends grpc.Client {
   listRemove(argument: _binring_v1_SetRequest, callback: grpc.requestCallback<_binring_v1_WriteReply__Output>): grpc.ClientUnaryCall;
   
   /**
+   * The SDK's data path: one long-lived stream per backend carrying batches,
+   * each answered by its id as soon as it is done (possibly out of order). A
+   * stream message costs far less than a unary call (shared/PERFORMANCE.md).
+   */
+  Pipe(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_binring_v1_BatchRequest, _binring_v1_BatchReply__Output>;
+  Pipe(options?: grpc.CallOptions): grpc.ClientDuplexStream<_binring_v1_BatchRequest, _binring_v1_BatchReply__Output>;
+  /**
+   * The SDK's data path: one long-lived stream per backend carrying batches,
+   * each answered by its id as soon as it is done (possibly out of order). A
+   * stream message costs far less than a unary call (shared/PERFORMANCE.md).
+   */
+  pipe(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_binring_v1_BatchRequest, _binring_v1_BatchReply__Output>;
+  pipe(options?: grpc.CallOptions): grpc.ClientDuplexStream<_binring_v1_BatchRequest, _binring_v1_BatchReply__Output>;
+  
+  /**
    * Streams every entry of the bins whose ring point falls in the ranges.
    */
   Scan(argument: _binring_v1_ScanRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_binring_v1_EntryBatch__Output>;
@@ -181,9 +196,9 @@ export interface StorageClient extends grpc.Client {
 
 /**
  * Storage is served by every backend. The data calls (Get .. Clock) are the
- * public single-backend contract; Batch carries many of them in one call and
- * is what the SDK uses; Apply, Scan, Drop and Heartbeat serve replication and
- * repair.
+ * public single-backend contract; Batch carries many of them in one call, and
+ * Pipe streams such batches (what the SDK uses); Apply, Scan, Drop and
+ * Heartbeat serve replication and repair.
  */
 export interface StorageHandlers extends grpc.UntypedServiceImplementation {
   /**
@@ -223,6 +238,13 @@ export interface StorageHandlers extends grpc.UntypedServiceImplementation {
   ListRemove: grpc.handleUnaryCall<_binring_v1_SetRequest__Output, _binring_v1_WriteReply>;
   
   /**
+   * The SDK's data path: one long-lived stream per backend carrying batches,
+   * each answered by its id as soon as it is done (possibly out of order). A
+   * stream message costs far less than a unary call (shared/PERFORMANCE.md).
+   */
+  Pipe: grpc.handleBidiStreamingCall<_binring_v1_BatchRequest__Output, _binring_v1_BatchReply>;
+  
+  /**
    * Streams every entry of the bins whose ring point falls in the ranges.
    */
   Scan: grpc.handleServerStreamingCall<_binring_v1_ScanRequest__Output, _binring_v1_EntryBatch>;
@@ -243,6 +265,7 @@ export interface StorageDefinition extends grpc.ServiceDefinition {
   ListGet: MethodDefinition<_binring_v1_ListGetRequest, _binring_v1_ListGetReply, _binring_v1_ListGetRequest__Output, _binring_v1_ListGetReply__Output>
   ListKeys: MethodDefinition<_binring_v1_PatternRequest, _binring_v1_KeysReply, _binring_v1_PatternRequest__Output, _binring_v1_KeysReply__Output>
   ListRemove: MethodDefinition<_binring_v1_SetRequest, _binring_v1_WriteReply, _binring_v1_SetRequest__Output, _binring_v1_WriteReply__Output>
+  Pipe: MethodDefinition<_binring_v1_BatchRequest, _binring_v1_BatchReply, _binring_v1_BatchRequest__Output, _binring_v1_BatchReply__Output>
   Scan: MethodDefinition<_binring_v1_ScanRequest, _binring_v1_EntryBatch, _binring_v1_ScanRequest__Output, _binring_v1_EntryBatch__Output>
   Set: MethodDefinition<_binring_v1_SetRequest, _binring_v1_WriteReply, _binring_v1_SetRequest__Output, _binring_v1_WriteReply__Output>
 }

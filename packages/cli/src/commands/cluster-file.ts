@@ -1,0 +1,67 @@
+// `binring cluster-file`: writes a cluster file from replica counts and
+// address templates, so a StatefulSet's replica count is the only number an
+// operator changes (deploy/k8s/scale.sh runs this with the overlay's counts).
+import { parseClusterConfig } from "@binring/core";
+import { flagName, parseFlags, parsePositiveInt, requireFlag } from "../args.js";
+import { CliError } from "../cli-error.js";
+
+export const CLUSTER_FILE_USAGE = `binring cluster-file --backends N [--keepers M] [--zones A,B,C]
+    [--backend-address 'backend-{i}.backend:7000'] [--keeper-address 'keeper-{i}.keeper:7600']`;
+
+export async function clusterFileCommand(args: string[]): Promise<void> {
+  const { values } = parseFlags("cluster-file", args, {
+    backends: { type: "string" },
+    keepers: { type: "string" },
+    zones: { type: "string" },
+    "backend-address": { type: "string" },
+    "keeper-address": { type: "string" },
+  });
+  const backends = parsePositiveInt("backends", requireFlag("cluster-file", "backends", values.backends), 1);
+  const keepers = values.keepers === "0" ? 0 : parsePositiveInt("keepers", values.keepers, 0);
+  const backendTemplate = values["backend-address"] ?? "backend-{i}.backend:7000";
+  const keeperTemplate = values["keeper-address"] ?? "keeper-{i}.keeper:7600";
+  const zones = values.zones?.split(",") ?? [];
+  if (zones.some((zone) => !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(zone))) {
+    throw new CliError(
+      `${flagName("zones")} must be comma-separated zone names (a-z, 0-9, -), got ${JSON.stringify(values.zones)}`,
+    );
+  }
+  if (zones.length > 0 && !backendTemplate.includes("{zone}")) {
+    throw new CliError(
+      `${flagName("backend-address")} must contain {zone} when --zones is given (one StatefulSet per zone)`,
+    );
+  }
+  for (const [flag, template] of [
+    ["backend-address", backendTemplate],
+    ["keeper-address", keeperTemplate],
+  ]) {
+    if (!template!.includes("{i}"))
+      throw new CliError(`${flagName(flag!)} must contain {i}, got ${JSON.stringify(template)}`);
+  }
+  const address = (template: string, i: number, zone = "") =>
+    template.replaceAll("{i}", String(i)).replaceAll("{zone}", zone);
+  const ordinals = (n: number) => Array.from({ length: n }, (_, i) => i);
+  const file: { backends: string[]; keepers: string[]; zones?: Record<string, string> } = {
+    backends: [],
+    keepers: ordinals(keepers).map((i) => address(keeperTemplate, i)),
+  };
+  if (zones.length === 0) {
+    file.backends = ordinals(backends).map((i) => address(backendTemplate, i));
+  } else {
+    // --backends is per zone: zone z runs StatefulSet backend-z with that many replicas.
+    file.zones = {};
+    for (const zone of zones) {
+      for (const i of ordinals(backends)) {
+        const backend = address(backendTemplate, i, zone);
+        file.backends.push(backend);
+        file.zones[backend] = zone;
+      }
+    }
+  }
+  try {
+    parseClusterConfig(file, "generated cluster file");
+  } catch (error) {
+    throw new CliError((error as Error).message);
+  }
+  process.stdout.write(`${JSON.stringify(file, null, 2)}\n`);
+}

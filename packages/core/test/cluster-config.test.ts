@@ -1,0 +1,25 @@
+// The cluster file's optional "zones": each names a listed backend and a non-empty zone.
+import { describe, expect, it } from "vitest";
+import { parseClusterConfig, ringMembers } from "../src/cluster-config.js";
+
+const backends = ["10.0.0.1:7000", "10.0.0.2:7000"];
+
+describe("cluster file zones", () => {
+  it("keeps plain backend strings valid and gives listed backends their zone", () => {
+    expect(parseClusterConfig({ backends }).zones).toBeUndefined();
+    const config = parseClusterConfig({ backends, zones: { "10.0.0.1:7000": "zone-a" } });
+    expect(ringMembers(config.backends, config.zones)).toEqual([
+      { id: "10.0.0.1:7000", zone: "zone-a" },
+      { id: "10.0.0.2:7000" },
+    ]);
+  });
+
+  it.each([
+    [["zone-a"], /"zones" must be an object/],
+    [{ "10.0.0.9:7000": "zone-a" }, /"zones" names "10.0.0.9:7000", not in "backends"/],
+    [{ "10.0.0.1:7000": "" }, /"zones.10.0.0.1:7000" must be a non-empty string, got ""/],
+    [{ "10.0.0.1:7000": 3 }, /must be a non-empty string, got 3/],
+  ])("refuses zones %j, naming the field", (zones, message) => {
+    expect(() => parseClusterConfig({ backends, zones }, "binring.json")).toThrow(message);
+  });
+});
