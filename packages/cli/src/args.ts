@@ -75,3 +75,16 @@ export function requireFlag(command: string, flag: string, value: string | undef
     throw new CliError(`binring ${command}: --${flag} (or ${envName(flag)}) is required`);
   return value;
 }
+
+const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** A duration such as "500ms", "60s", "10m" or "1h" (a bare number is seconds), in milliseconds. */
+export function parseDuration(flag: string, value: string | undefined, fallbackMs: number): number {
+  if (value === undefined) return fallbackMs;
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value);
+  const ms = match ? Number(match[1]) * DURATION_UNITS_MS[match[2] ?? "s"]! : Number.NaN;
+  if (!match || !Number.isFinite(ms) || ms < 1) {
+    throw new CliError(`--${flag} must be a duration like 500ms, 60s or 10m, got ${JSON.stringify(value)}`);
+  }
+  return Math.round(ms);
+}

@@ -18,6 +18,7 @@ import { BackendChannel } from "./backend-channel.js";
 import { Bin } from "./bin.js";
 import { ClusterView } from "./cluster-view.js";
 import { Reachability } from "./reachability.js";
+import { parseSabotage, type Sabotage } from "./sabotage.js";
 
 export interface BinClientOptions {
   /** Backend addresses (host:port). */
@@ -36,6 +37,12 @@ export interface BinClientOptions {
   viewRefreshMs?: number;
   /** @default a silent logger */
   logger?: Logger;
+  /**
+   * TEST ONLY — breaks the guarantees on purpose (see sabotage.ts), for the
+   * chaos harness to prove its checkers see lost writes. Never set it otherwise.
+   * @default undefined
+   */
+  unsafeSabotage?: Sabotage;
 }
 
 /** Placement of one bin: primary first. */
@@ -54,6 +61,8 @@ export class BinClient {
   readonly logger: Logger;
   readonly reachability: Reachability;
   readonly view: ClusterView;
+  /** TEST ONLY: set from `unsafeSabotage`. */
+  readonly sabotage: Sabotage | undefined;
   readonly #channels = new Map<string, BackendChannel>();
   readonly #bins = new Map<string, Bin>();
   #seq = 0;
@@ -67,6 +76,7 @@ export class BinClient {
       "BinClient options",
     );
     this.callTimeoutMs = options.callTimeoutMs ?? 10_000;
+    this.sabotage = parseSabotage(options.unsafeSabotage);
     this.logger = options.logger ?? pino({ level: "silent" });
     this.ring = new HashRing(ringMembers(config.backends, config.zones));
     for (const address of config.backends) {

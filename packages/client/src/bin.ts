@@ -27,6 +27,7 @@ import type { BackendChannel } from "./backend-channel.js";
 import type { BinClient } from "./bin-client.js";
 import { refusesConnections } from "./connection-probe.js";
 import { classifyFailure, reportsRefusedConnection } from "./failure-kind.js";
+import { writeOrder } from "./sabotage.js";
 
 type WriteKind = "set" | "listAppend" | "listRemove";
 
@@ -175,7 +176,7 @@ export class Bin implements Storage {
       const { replicas } = this.client.placement(this.point);
       try {
         if (replicas.length === 0) throw lastError;
-        for (const address of [...replicas].reverse()) {
+        for (const address of writeOrder(replicas, this.client.sabotage)) {
           if (applied.has(address)) continue;
           entry.target = this.#target(false);
           const reply = await this.#on(address, { [kind]: entry });

@@ -2,4 +2,5 @@
 export { BackendChannel, type BackendChannelOptions } from "./backend-channel.js";
 export { Bin } from "./bin.js";
 export { BinClient, type BinClientOptions, type Placement, REPLICAS } from "./bin-client.js";
+export { parseSabotage, SABOTAGES, type Sabotage } from "./sabotage.js";
 export { StorageClient, type StorageClientOptions } from "./storage-client.js";

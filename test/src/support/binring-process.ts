@@ -53,6 +53,7 @@ export async function runCli(
         cwd: options.cwd ?? REPO_ROOT,
         timeout: options.timeoutMs ?? 30_000,
         env: { ...process.env, ...options.env },
+        maxBuffer: 64 * 1024 * 1024,
       },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : null) : 0;

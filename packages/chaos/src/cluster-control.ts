@@ -1,0 +1,27 @@
+// What the chaos runner needs from a cluster it owns: kill, restart and pause
+// its processes by index. `binring chaos --local` implements it over the
+// processes it started (packages/cli/src/local-cluster.ts).
+
+/** How a backend is killed, which decides what it finds when it restarts. */
+export type BackendKill =
+  /** Only the backend process: its redis-server keeps running, so it returns with stale data. */
+  | "backend"
+  /** Backend and redis-server: Redis restarts from its append-only file (stale, maybe missing its last second). */
+  | "with-redis"
+  /** Backend and redis-server, and Redis's files are deleted: it returns empty. */
+  | "wipe";
+
+export interface ClusterControl {
+  /** Backend addresses, in cluster-file order. */
+  readonly backends: readonly string[];
+  /** Keeper addresses, in cluster-file order. */
+  readonly keepers: readonly string[];
+  killBackend(index: number, how: BackendKill): Promise<void>;
+  /** Starts a killed backend again on its address (and its redis-server, if that was killed). */
+  restartBackend(index: number): Promise<void>;
+  killKeeper(index: number): Promise<void>;
+  restartKeeper(index: number): Promise<void>;
+  /** SIGSTOP / SIGCONT. */
+  pause(kind: "backend" | "keeper", index: number): void;
+  resume(kind: "backend" | "keeper", index: number): void;
+}

@@ -1,0 +1,108 @@
+// The fault schedule: which fault to inject next, chosen with the seeded
+// random stream among the faults that keep the cluster inside its failure
+// model. Pure: the runner passes what it knows, this decides.
+//
+// The model (docs/ARCHITECTURE.md, "The failure model"): any two backends may
+// be down at once, provided repair completes between a death and the next one
+// that could take a bin's last copy; at least one keeper must be alive. So:
+// - a backend is impaired while it is killed or paused, and after it returns
+//   until the keepers report it ready (a backend back on an empty Redis holds
+//   nothing until it is filled); at most 2 are impaired at any moment;
+// - a backend fault (kill or pause: a long pause is a death) is injected only
+//   when the cluster is settled: no repair pending, every impaired backend
+//   declared dead and re-replicated. Then even two more faults at once leave
+//   every bin a complete copy;
+// - a keeper is killed or paused only while another keeper runs.
+// Every fault carries the time until its recovery (restart or resume).
+import type { BackendKill } from "./cluster-control.js";
+import type { Random } from "./random.js";
+
+/** At most this many backends impaired at once: the promised failure tolerance. */
+export const MAX_IMPAIRED_BACKENDS = 2;
+
+export interface ScheduleState {
+  backends: number;
+  keepers: number;
+  /** Backends that are killed, paused, or back but not ready yet. */
+  impairedBackends: ReadonlySet<number>;
+  /** Keepers killed or paused. */
+  downKeepers: ReadonlySet<number>;
+  /** No repair pending and every impaired backend is declared dead (see keeper-status.ts isSettled). */
+  settled: boolean;
+}
+
+export type PlannedFault =
+  | { action: "kill-backend"; targets: number[]; how: BackendKill[]; downMs: number[] }
+  | { action: "pause-backend"; target: number; pauseMs: number }
+  | { action: "kill-keeper"; target: number; downMs: number }
+  | { action: "pause-keeper"; target: number; pauseMs: number };
+
+export interface ScheduleTiming {
+  /** Mean time between faults; recoveries are drawn around it. */
+  faultEveryMs: number;
+}
+
+/** Longest pause of a backend: past 3 s keepers declare it dead, so both sides of that line are covered. */
+const MAX_BACKEND_PAUSE_MS = 6000;
+/** Keeper pauses stay short: long ones are the same as kills. */
+const MAX_KEEPER_PAUSE_MS = 4000;
+
+/** The next fault, or undefined when none fits the model right now. */
+export function nextFault(
+  state: ScheduleState,
+  random: Random,
+  timing: ScheduleTiming,
+): PlannedFault | undefined {
+  const healthy = range(state.backends).filter((i) => !state.impairedBackends.has(i));
+  const room = MAX_IMPAIRED_BACKENDS - state.impairedBackends.size;
+  const backendFaults = state.settled && room > 0 && healthy.length > 0;
+  const liveKeepers = range(state.keepers).filter((i) => !state.downKeepers.has(i));
+  const keeperFaults = liveKeepers.length > 1;
+  const choices: [PlannedFault["action"] | "double-kill", number][] = [
+    ["kill-backend", backendFaults ? 4 : 0],
+    ["double-kill", backendFaults && room >= 2 && healthy.length >= 2 ? 1 : 0],
+    ["pause-backend", backendFaults ? 2 : 0],
+    ["kill-keeper", keeperFaults ? 2 : 0],
+    ["pause-keeper", keeperFaults ? 1 : 0],
+  ];
+  if (choices.every(([, weight]) => weight === 0)) return undefined;
+  const downMs = () => Math.round(random.between(500, 2 * timing.faultEveryMs));
+  const how = (): BackendKill =>
+    random.weighted<BackendKill>([
+      ["wipe", 2],
+      ["backend", 1],
+      ["with-redis", 1],
+    ]);
+  switch (random.weighted(choices)) {
+    case "kill-backend":
+      return { action: "kill-backend", targets: [random.pick(healthy)], how: [how()], downMs: [downMs()] };
+    case "double-kill": {
+      const first = random.pick(healthy);
+      const second = random.pick(healthy.filter((i) => i !== first));
+      return {
+        action: "kill-backend",
+        targets: [first, second],
+        how: [how(), how()],
+        downMs: [downMs(), downMs()],
+      };
+    }
+    case "pause-backend":
+      return {
+        action: "pause-backend",
+        target: random.pick(healthy),
+        pauseMs: Math.round(random.between(500, MAX_BACKEND_PAUSE_MS)),
+      };
+    case "kill-keeper":
+      return { action: "kill-keeper", target: random.pick(liveKeepers), downMs: downMs() };
+    case "pause-keeper":
+      return {
+        action: "pause-keeper",
+        target: random.pick(liveKeepers),
+        pauseMs: Math.round(random.between(500, MAX_KEEPER_PAUSE_MS)),
+      };
+  }
+}
+
+function range(n: number): number[] {
+  return Array.from({ length: n }, (_, i) => i);
+}

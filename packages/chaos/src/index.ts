@@ -1,0 +1,19 @@
+// @binring/chaos: the chaos workload, its fault schedule and history, and the runner that ties them together.
+export {
+  type ChaosOptions,
+  type ChaosProgress,
+  type ChaosResult,
+  ChaosRun,
+  DEFAULT_KEYS,
+} from "./chaos-run.js";
+export type { BackendKill, ClusterControl } from "./cluster-control.js";
+export {
+  MAX_IMPAIRED_BACKENDS,
+  nextFault,
+  type PlannedFault,
+  type ScheduleState,
+} from "./fault-schedule.js";
+export type { FaultRecord, FinalRecord, HistoryRecord, MetaRecord, OpRecord } from "./history.js";
+export { type ClusterHealth, isReady, isSettled, readClusterHealth } from "./keeper-status.js";
+export { Random } from "./random.js";
+export type { WorkloadCounts, WorkloadKeys } from "./workload.js";

@@ -1,0 +1,74 @@
+// What the keepers say about the cluster, read over gRPC Keeper.Status from
+// every keeper that answers: each backend's state and the repairs pending.
+import { loadProtocol } from "@binring/core";
+import * as grpc from "@grpc/grpc-js";
+
+export interface KeeperStatusDocument {
+  keeper: string;
+  backends: { address: string; state: string }[];
+  repairs: { kind: string; backend: string; state: string }[];
+}
+
+/** The keepers' reports merged: a backend counts as ready only if every keeper that reports it says so. */
+export interface ClusterHealth {
+  /** Keepers that answered. */
+  keepers: string[];
+  /** address -> the states the answering keepers report for it. */
+  states: Map<string, string[]>;
+  /** Repairs and fills queued or running, over all answering keepers. */
+  repairsPending: number;
+}
+
+const STATUS_TIMEOUT_MS = 2000;
+
+export function fetchKeeperStatus(address: string): Promise<KeeperStatusDocument> {
+  const client = new (loadProtocol().Keeper)(address, grpc.credentials.createInsecure());
+  return new Promise((resolve, reject) => {
+    client.Status({}, { deadline: new Date(Date.now() + STATUS_TIMEOUT_MS) }, (error, reply) => {
+      client.close();
+      if (error || !reply) reject(error ?? new Error(`${address}: empty status reply`));
+      else resolve(JSON.parse(reply.json) as KeeperStatusDocument);
+    });
+  });
+}
+
+export async function readClusterHealth(keepers: readonly string[]): Promise<ClusterHealth> {
+  const replies = await Promise.all(
+    keepers.map((address) => fetchKeeperStatus(address).catch(() => undefined)),
+  );
+  const health: ClusterHealth = { keepers: [], states: new Map(), repairsPending: 0 };
+  for (const [i, reply] of replies.entries()) {
+    if (!reply) continue;
+    health.keepers.push(keepers[i]!);
+    health.repairsPending += reply.repairs.length;
+    for (const { address, state } of reply.backends) {
+      health.states.set(address, [...(health.states.get(address) ?? []), state]);
+    }
+  }
+  return health;
+}
+
+export function isReady(health: ClusterHealth, address: string): boolean {
+  const states = health.states.get(address) ?? [];
+  return states.length > 0 && states.every((state) => state === "ready");
+}
+
+/**
+ * Settled: some keeper answered, no repair is pending, every backend is
+ * ready except those in `down`, which keepers have declared dead (so their
+ * repair was queued, and by the first condition has finished).
+ */
+export function isSettled(
+  health: ClusterHealth,
+  backends: readonly string[],
+  down: ReadonlySet<string>,
+): boolean {
+  if (health.keepers.length === 0 || health.repairsPending > 0) return false;
+  return backends.every((address) => {
+    const states = health.states.get(address) ?? [];
+    if (states.length === 0) return false;
+    return down.has(address)
+      ? states.every((state) => state === "dead")
+      : states.every((state) => state === "ready");
+  });
+}

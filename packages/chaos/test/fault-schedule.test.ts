@@ -1,0 +1,120 @@
+// The fault schedule stays inside the failure model whatever the state and the
+// seed: never a third impaired backend, never a backend fault before repair
+// has settled, never the last keeper; and a seed replays the same choices.
+import { describe, expect, it } from "vitest";
+import {
+  MAX_IMPAIRED_BACKENDS,
+  nextFault,
+  type PlannedFault,
+  type ScheduleState,
+} from "../src/fault-schedule.js";
+import { Random } from "../src/random.js";
+
+const TIMING = { faultEveryMs: 5000 };
+
+function state(overrides: Partial<ScheduleState> = {}): ScheduleState {
+  return {
+    backends: 6,
+    keepers: 3,
+    impairedBackends: new Set(),
+    downKeepers: new Set(),
+    settled: true,
+    ...overrides,
+  };
+}
+
+/** Every state a run can be in: impaired backends 0..3 of 6, keepers down 0..3 of 3, settled or not. */
+function* allStates(): Generator<ScheduleState> {
+  for (const impaired of [[], [0], [2, 5], [1, 3, 4]]) {
+    for (const down of [[], [1], [0, 2], [0, 1, 2]]) {
+      for (const settled of [true, false]) {
+        yield state({ impairedBackends: new Set(impaired), downKeepers: new Set(down), settled });
+      }
+    }
+  }
+}
+
+function backendTargets(fault: PlannedFault | undefined): number[] {
+  if (fault?.action === "kill-backend") return fault.targets;
+  if (fault?.action === "pause-backend") return [fault.target];
+  return [];
+}
+
+describe("nextFault", () => {
+  it("never impairs a third backend, a settled cluster only, and never stops the last keeper", () => {
+    for (const s of allStates()) {
+      for (let seed = 0; seed < 200; seed++) {
+        const fault = nextFault(s, Random.seeded(seed), TIMING);
+        const targets = backendTargets(fault);
+        if (targets.length > 0) {
+          expect(s.settled).toBe(true);
+          expect(s.impairedBackends.size + targets.length).toBeLessThanOrEqual(MAX_IMPAIRED_BACKENDS);
+          expect(new Set(targets).size).toBe(targets.length);
+          for (const target of targets) expect(s.impairedBackends.has(target)).toBe(false);
+        }
+        if (fault?.action === "kill-keeper" || fault?.action === "pause-keeper") {
+          expect(s.downKeepers.has(fault.target)).toBe(false);
+          expect(s.keepers - s.downKeepers.size).toBeGreaterThan(1);
+        }
+      }
+    }
+  });
+
+  it("injects nothing while repair runs and only one keeper is up", () => {
+    const s = state({ keepers: 1, settled: false, impairedBackends: new Set([2]) });
+    for (let seed = 0; seed < 50; seed++) expect(nextFault(s, Random.seeded(seed), TIMING)).toBeUndefined();
+  });
+
+  it("with one keeper, faults only backends", () => {
+    for (let seed = 0; seed < 200; seed++) {
+      const fault = nextFault(state({ keepers: 1 }), Random.seeded(seed), TIMING);
+      expect(fault?.action).toMatch(/^(kill|pause)-backend$/);
+    }
+  });
+
+  it("draws every kind of fault and every way to kill a backend", () => {
+    const seen = new Set<string>();
+    const random = Random.seeded(1);
+    for (let i = 0; i < 3000; i++) {
+      const fault = nextFault(state(), random, TIMING)!;
+      seen.add(
+        fault.action === "kill-backend" ? `${fault.targets.length}x ${fault.how.join(",")}` : fault.action,
+      );
+    }
+    expect(seen).toEqual(
+      new Set([
+        "pause-backend",
+        "kill-keeper",
+        "pause-keeper",
+        "1x wipe",
+        "1x backend",
+        "1x with-redis",
+        ...["wipe", "backend", "with-redis"].flatMap((a) =>
+          ["wipe", "backend", "with-redis"].map((b) => `2x ${a},${b}`),
+        ),
+      ]),
+    );
+  });
+
+  it("replays the same schedule from the same seed", () => {
+    const draw = (seed: number) => {
+      const random = Random.seeded(seed);
+      return Array.from({ length: 20 }, () => nextFault(state(), random, TIMING));
+    };
+    expect(draw(42)).toEqual(draw(42));
+    expect(draw(42)).not.toEqual(draw(43));
+  });
+});
+
+describe("Random.split", () => {
+  it("gives streams that do not depend on how much the parent draws later", () => {
+    const first = Random.seeded(7);
+    const a = first.split();
+    const second = Random.seeded(7);
+    const b = second.split();
+    for (let i = 0; i < 100; i++) second.int(0, 1000);
+    expect(Array.from({ length: 10 }, () => a.int(0, 1_000_000))).toEqual(
+      Array.from({ length: 10 }, () => b.int(0, 1_000_000)),
+    );
+  });
+});

@@ -1,0 +1,161 @@
+// `binring chaos`: the proof that acknowledged writes survive faults. With
+// --local it starts its own cluster (like `binring dev`) and owns its
+// processes, so it can SIGKILL, restart and pause them on a schedule that
+// stays inside the failure model. With only --config it attaches to a running
+// cluster it does not own: it runs the same workload and checks while you
+// inject faults yourself, and waits for the cluster to heal before the final
+// reads. The history (history.jsonl) goes to --out.
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { type ChaosProgress, ChaosRun } from "@binring/chaos";
+import { parseSabotage } from "@binring/client";
+import { parseDuration, parseFlags, parsePositiveInt } from "../args.js";
+import { CliError } from "../cli-error.js";
+import { readClusterFile } from "../cluster-file.js";
+import { LocalCluster } from "../local-cluster.js";
+import { createLogger } from "../logger.js";
+import { verifyRun } from "../verify-run.js";
+
+export const CHAOS_USAGE = `binring chaos (--local [--backends 6] [--keepers 1] [--dir DIR] | --config binring.json)
+    [--duration 60s] [--fault-every 5s] [--seed N] [--clients 16] [--out DIR]`;
+
+export async function chaosCommand(args: string[]): Promise<void> {
+  const { values } = parseFlags("chaos", args, {
+    local: { type: "boolean" },
+    config: { type: "string" },
+    backends: { type: "string" },
+    keepers: { type: "string" },
+    dir: { type: "string" },
+    duration: { type: "string" },
+    "fault-every": { type: "string" },
+    seed: { type: "string" },
+    clients: { type: "string" },
+    out: { type: "string" },
+  });
+  const local = values.local === true;
+  if (!local && (values.backends || values.keepers || values.dir)) {
+    throw new CliError(
+      "binring chaos: --backends, --keepers and --dir need --local (a cluster chaos starts itself)",
+    );
+  }
+  const durationMs = parseDuration("duration", values.duration, 60_000);
+  const faultEveryMs = parseDuration("fault-every", values["fault-every"], 5000);
+  const seed = values.seed === undefined ? Date.now() % 1_000_000 : parseSeed(values.seed);
+  const clients = parsePositiveInt("clients", values.clients, 16);
+  const out = resolve(values.out ?? join(".binring", "chaos", `run-${seed}`));
+  // The sabotage switch is read here only, and honoured only on a cluster this command started.
+  const sabotageText = process.env.BINRING_SABOTAGE || undefined;
+  if (sabotageText && !local) {
+    throw new CliError(
+      "BINRING_SABOTAGE is test-only and needs --local: it is never applied to a cluster chaos does not own",
+    );
+  }
+  let sabotage: ReturnType<typeof parseSabotage>;
+  try {
+    sabotage = parseSabotage(sabotageText);
+  } catch (error) {
+    throw new CliError(`BINRING_SABOTAGE: ${(error as Error).message}`);
+  }
+  mkdirSync(out, { recursive: true });
+  const logger = createLogger("chaos");
+  if (sabotage) logger.warn({ sabotage }, "TEST-ONLY SABOTAGE ENABLED: this run is expected to lose writes");
+
+  let cluster: LocalCluster | undefined;
+  let backends: string[];
+  let keepers: string[];
+  if (local) {
+    const keeperCount = values.keepers === "0" ? 0 : parsePositiveInt("keepers", values.keepers, 1);
+    const backendCount = parsePositiveInt("backends", values.backends, 6);
+    if (backendCount < 3)
+      throw new CliError(`--backends must be at least 3 (a bin has three copies), got ${backendCount}`);
+    if (keeperCount === 0)
+      throw new CliError("--keepers must be at least 1: without keepers nothing repairs");
+    const dir = resolve(values.dir ?? join(out, "cluster"));
+    process.stderr.write(
+      `binring chaos: starting ${backendCount} backends and ${keeperCount} keepers under ${dir}\n`,
+    );
+    cluster = await LocalCluster.start({
+      backends: backendCount,
+      keepers: keeperCount,
+      dir,
+      configPath: resolve(values.config ?? join(dir, "binring.json")),
+      portBase: 0,
+      logger,
+    });
+    ({ backends, keepers } = cluster);
+  } else {
+    ({ backends, keepers } = readClusterFile(values.config ?? "binring.json"));
+    if (keepers.length === 0)
+      throw new CliError("binring chaos needs keepers in the cluster file: it waits on their status");
+    process.stderr.write(
+      "binring chaos: attached to a cluster it does not own: it injects no faults (kill and restart processes yourself while it runs)\n",
+    );
+  }
+  const stopCluster = async () => {
+    const running = cluster;
+    cluster = undefined;
+    await running?.stop();
+  };
+  process.once("SIGINT", () => {
+    void stopCluster().finally(() => process.exit(130));
+  });
+  try {
+    process.stderr.write(
+      `binring chaos: seed ${seed}, ${clients} clients, ${durationMs / 1000} s${cluster ? `, a fault every ${faultEveryMs / 1000} s` : ""}; history in ${out}\n`,
+    );
+    const result = await new ChaosRun({
+      backends,
+      keepers,
+      control: cluster,
+      durationMs,
+      faultEveryMs,
+      seed,
+      outDir: out,
+      processes: clients,
+      clientOptions: sabotage ? { unsafeSabotage: sabotage } : {},
+      logger,
+      onProgress: (progress) => process.stderr.write(`${renderProgress(progress)}\n`),
+    }).run();
+    const { ok, fail, unknown } = result.counts;
+    process.stderr.write(
+      `binring chaos: ${ok + fail + unknown} operations (ok ${ok}, fail ${fail}, unknown ${unknown}), ${result.faults} faults, healed in ${result.healMs} ms; checking the history\n`,
+    );
+    await stopCluster();
+    const verified = await verifyRun(
+      result.historyPath,
+      out,
+      `binring chaos, seed ${seed}${sabotage ? ` (sabotage: ${sabotage})` : ""}`,
+    );
+    process.stdout.write(`${verified.lines.join("\n")}\n`);
+    process.stderr.write(
+      `binring chaos: ${verified.outcome.result.toUpperCase()}; report ${verified.reportPath}, timeline ${verified.timelinePath}, history ${result.historyPath}\n`,
+    );
+    if (verified.outcome.result === "fail")
+      throw new CliError("binring chaos: a checker failed (see the report)", 1);
+    if (verified.outcome.result === "unknown")
+      throw new CliError(
+        "binring chaos: a checker could not decide within its time budget (see the report)",
+        3,
+      );
+  } finally {
+    await stopCluster();
+  }
+}
+
+function parseSeed(value: string): number {
+  const seed = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(seed)) {
+    throw new CliError(`--seed must be a non-negative integer, got ${JSON.stringify(value)}`);
+  }
+  return seed;
+}
+
+function renderProgress(progress: ChaosProgress): string {
+  const { ok, fail, unknown } = progress.counts;
+  const clock =
+    progress.phase === "chaos"
+      ? `${Math.round(progress.elapsedMs / 1000)}/${Math.round(progress.durationMs / 1000)} s`
+      : progress.phase;
+  const impaired = progress.impaired.length > 0 ? `; down: ${progress.impaired.join(", ")}` : "";
+  return `  chaos ${clock}: ${ok + fail + unknown} ops (ok ${ok}, fail ${fail}, unknown ${unknown}), ${progress.faults} faults${impaired}`;
+}

@@ -1,0 +1,30 @@
+// TEST ONLY: ways to break binring's guarantees on purpose, so the chaos
+// checkers can show they notice (a harness that never fails proves nothing).
+// Enabled only by the BinClient option `unsafeSabotage`; `binring chaos`
+// passes it from BINRING_SABOTAGE, and only on a cluster it started itself.
+import { InvalidArgumentError } from "@binring/core";
+
+/**
+ * - "ack-after-primary": a write is applied to the bin's primary only and
+ *   acknowledged at once; the backups never receive it. A primary's death
+ *   then loses acknowledged writes, and reads falling through see old values.
+ */
+export type Sabotage = "ack-after-primary";
+
+export const SABOTAGES: readonly Sabotage[] = ["ack-after-primary"];
+
+export function parseSabotage(value: unknown): Sabotage | undefined {
+  if (value === undefined) return undefined;
+  if (!SABOTAGES.includes(value as Sabotage)) {
+    throw new InvalidArgumentError(
+      `unsafeSabotage must be one of ${SABOTAGES.join(", ")} (test only), got ${JSON.stringify(value)}`,
+    );
+  }
+  return value as Sabotage;
+}
+
+/** The replicas a write is applied to, in order: every one, last backup first (HAZARDS.md 1) — unless sabotaged. */
+export function writeOrder(replicas: readonly string[], sabotage: Sabotage | undefined): string[] {
+  if (sabotage === "ack-after-primary") return replicas.slice(0, 1);
+  return [...replicas].reverse();
+}

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The soak: 10 minutes of chaos on a 6-backend local cluster, a fault every 5 s,
+# then every checker. The report (report.md, timeline.svg, history.jsonl) goes
+# to $OUT (default .binring/chaos/soak-<seed>); progress prints every 5 s.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+seed="${SEED:-$(date +%s)}"
+npm run build --silent
+exec node packages/cli/dist/main.js chaos --local --backends 6 --keepers "${KEEPERS:-1}" \
+  --duration "${DURATION:-10m}" --fault-every 5s --seed "$seed" --out "${OUT:-.binring/chaos/soak-$seed}"
