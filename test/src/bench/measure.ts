@@ -1,5 +1,7 @@
 // Closed-loop load: `concurrency` workers each run one operation after another
-// for a fixed time, after a warm-up; latencies go into an HDR histogram.
+// for a fixed time, after a warm-up; latencies go into an HDR histogram
+// (hdr-histogram-js), never a hand-rolled percentile. Also the markdown table
+// helpers every benchmark shares.
 import * as hdr from "hdr-histogram-js";
 
 export interface Measurement {
@@ -16,18 +18,31 @@ export interface MeasureOptions {
   warmupMs: number;
 }
 
-export async function measure(
-  operation: (i: number) => Promise<unknown>,
-  options: MeasureOptions,
-): Promise<Measurement> {
-  const histogram = hdr.build({
+/** Latencies in µs, 1 µs to 60 s, 3 significant digits. */
+export function newHistogram(): hdr.Histogram {
+  return hdr.build({
     lowestDiscernibleValue: 1,
     highestTrackableValue: 60_000_000,
     numberOfSignificantValueDigits: 3,
   });
+}
+
+/** What one process measured: the histogram travels encoded, so processes can merge theirs. */
+export interface RawMeasurement {
+  histogram: hdr.Histogram;
+  completed: number;
+  errors: number;
+  durationMs: number;
+}
+
+/** Runs the closed loop and returns the raw histogram (the caller destroys it). */
+export async function measureRaw(
+  operation: (i: number) => Promise<unknown>,
+  options: MeasureOptions,
+): Promise<RawMeasurement> {
+  const histogram = newHistogram();
   let counter = 0;
   let errors = 0;
-  let recording = false;
   let completed = 0;
   const warmupEnds = performance.now() + options.warmupMs;
   const ends = warmupEnds + options.durationMs;
@@ -35,28 +50,46 @@ export async function measure(
     for (;;) {
       const start = performance.now();
       if (start >= ends) return;
-      if (!recording && start >= warmupEnds) recording = true;
       try {
         await operation(counter++);
-        if (recording && start >= warmupEnds) {
+        if (start >= warmupEnds) {
           histogram.recordValue(Math.max(1, Math.round((performance.now() - start) * 1000)));
           completed++;
         }
       } catch {
-        errors++;
+        if (start >= warmupEnds) errors++;
       }
     }
   };
   await Promise.all(Array.from({ length: options.concurrency }, worker));
-  const result = {
-    opsPerSecond: completed / (options.durationMs / 1000),
-    p50Ms: histogram.getValueAtPercentile(50) / 1000,
-    p99Ms: histogram.getValueAtPercentile(99) / 1000,
-    p999Ms: histogram.getValueAtPercentile(99.9) / 1000,
-    errors,
+  return { histogram, completed, errors, durationMs: options.durationMs };
+}
+
+/** Summarises a histogram of µs latencies over a measured duration. */
+export function summarise(raw: RawMeasurement): Measurement {
+  return {
+    opsPerSecond: raw.completed / (raw.durationMs / 1000),
+    p50Ms: raw.histogram.getValueAtPercentile(50) / 1000,
+    p99Ms: raw.histogram.getValueAtPercentile(99) / 1000,
+    p999Ms: raw.histogram.getValueAtPercentile(99.9) / 1000,
+    errors: raw.errors,
   };
-  histogram.destroy();
+}
+
+export async function measure(
+  operation: (i: number) => Promise<unknown>,
+  options: MeasureOptions,
+): Promise<Measurement> {
+  const raw = await measureRaw(operation, options);
+  const result = summarise(raw);
+  raw.histogram.destroy();
   return result;
+}
+
+/** The run whose throughput is the median of several (odd counts pick the middle one). */
+export function medianRun(runs: Measurement[]): Measurement {
+  const sorted = [...runs].sort((a, b) => a.opsPerSecond - b.opsPerSecond);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
 
 /** A markdown table. */
@@ -68,6 +101,8 @@ export function table(header: string[], rows: (string | number)[][]): string {
 export const fmt = {
   ops: (n: number) => Math.round(n).toLocaleString("en-US"),
   ms: (n: number) => n.toFixed(2),
+  /** "x0.42": how many times the baseline's value. */
+  times: (a: number, b: number) => (b > 0 ? `×${(a / b).toFixed(a / b < 0.1 ? 3 : 2)}` : "–"),
   ratio: (a: number, b: number) => `${((a / b) * 100).toFixed(0)}%`,
 };
 
