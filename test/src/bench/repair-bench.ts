@@ -43,12 +43,12 @@ ${table(header, rows)}
 }
 
 /** Writes `keys` set entries onto every replica of their bins, in batches. */
-async function bulkLoad(client: BinClient, keys: number): Promise<void> {
+async function bulkLoad(client: BinClient, keys: number, epoch: bigint): Promise<void> {
   const writer = newWriterId();
   const pending = new Map<string, Entry[]>();
   const inFlight = new Set<Promise<unknown>>();
   const flush = async (address: string, entries: Entry[]) => {
-    const apply = client.channel(address).apply(entries, client.epoch, 60_000);
+    const apply = client.channel(address).apply(entries, epoch, 60_000);
     inFlight.add(apply);
     void apply.finally(() => inFlight.delete(apply)).catch(() => undefined);
     if (inFlight.size >= APPLIES_IN_FLIGHT) await Promise.race(inFlight);
@@ -84,7 +84,8 @@ async function measureRepair(keys: number, keepers: number): Promise<(string | n
   const client = new BinClient({ backends: cluster.addresses, keepers: cluster.keepers });
   try {
     progress(`repair: loading ${fmt.ops(keys)} keys`);
-    await bulkLoad(client, keys);
+    // The keepers' current view: backends refuse Apply calls from older ones.
+    await bulkLoad(client, keys, BigInt((await keeperStatus(statusHttp)).epoch));
     const victim = cluster.addresses[0]!;
     progress(`repair: killing ${victim}`);
     const killedAt = performance.now();

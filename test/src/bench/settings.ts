@@ -6,9 +6,9 @@ import { runCli } from "../support/binring-process.js";
 export interface BenchSettings {
   /** Smoke run: tiny cells, fewer variants, nothing slow. */
   quick: boolean;
-  /** Measured time of one throughput cell. @default 1000 (quick 200) */
+  /** Measured time of one throughput cell. @default 800 (quick 200) */
   durationMs: number;
-  /** Warm-up before each cell. @default 300 (quick 50) */
+  /** Warm-up before each cell. @default 200 (quick 50) */
   warmupMs: number;
   /** Runs per cell; the median run is reported. @default 3 (quick 1) */
   runs: number;
@@ -65,8 +65,8 @@ export async function parseSettings(
   const quick = values.quick ?? false;
   const settings: BenchSettings = {
     quick,
-    durationMs: positive("duration-ms", values["duration-ms"], quick ? 200 : 1000),
-    warmupMs: quick ? 50 : 300,
+    durationMs: positive("duration-ms", values["duration-ms"], quick ? 200 : 800),
+    warmupMs: quick ? 50 : 200,
     runs: positive("runs", values.runs, quick ? 1 : 3),
     keepers: values.keepers === undefined ? await devKeepers() : positive("keepers", values.keepers, 1),
     failoverRate: positive("rate", values.rate, 100),
