@@ -73,6 +73,9 @@ async function main(argv: string[]): Promise<void> {
   progress(`all done in ${Math.round((performance.now() - started) / 1000)} s`);
 }
 
+// Exiting runs the exit hooks that SIGKILL every process the benchmark started.
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(130));
+
 main(process.argv.slice(2)).then(
   () => process.exit(0),
   (error: unknown) => {

@@ -1,5 +1,5 @@
 // Closed-loop load: `concurrency` workers each run one operation after another
-// for a fixed time, after a warm-up; latencies go into an HDR histogram
+// for a fixed time window, after a warm-up; latencies go into an HDR histogram
 // (hdr-histogram-js), never a hand-rolled percentile. Also the markdown table
 // helpers every benchmark shares.
 import * as hdr from "hdr-histogram-js";
@@ -46,18 +46,23 @@ export async function measureRaw(
   let completed = 0;
   const warmupEnds = performance.now() + options.warmupMs;
   const ends = warmupEnds + options.durationMs;
+  // Throughput counts operations that complete inside the window, whenever
+  // they started, so operations slower than the window still count; latency
+  // includes every operation that completes after the warm-up, the slow
+  // ones drained after the window included.
   const worker = async () => {
-    for (;;) {
+    while (performance.now() < ends) {
       const start = performance.now();
-      if (start >= ends) return;
       try {
         await operation(counter++);
-        if (start >= warmupEnds) {
-          histogram.recordValue(Math.max(1, Math.round((performance.now() - start) * 1000)));
-          completed++;
+        const done = performance.now();
+        if (done >= warmupEnds) {
+          histogram.recordValue(Math.max(1, Math.round((done - start) * 1000)));
+          if (done < ends) completed++;
         }
       } catch {
-        if (start >= warmupEnds) errors++;
+        const done = performance.now();
+        if (done >= warmupEnds && done < ends) errors++;
       }
     }
   };
