@@ -2,7 +2,7 @@
 // starts (production timing), load N keys, SIGKILL one backend with its
 // Redis, and time detection and the return to three copies.
 import { BinClient } from "@binring/client";
-import { type Entry, newWriterId, ringPoint } from "@binring/core";
+import { type Entry, newWriterId, ringPoint, StaleEpochError } from "@binring/core";
 import { keeperStatus } from "../support/keeper-status.js";
 import { waitFor } from "../support/wait-for.js";
 import { startBinring } from "./contenders.js";
@@ -43,12 +43,25 @@ ${table(header, rows)}
 }
 
 /** Writes `keys` set entries onto every replica of their bins, in batches. */
-async function bulkLoad(client: BinClient, keys: number, epoch: bigint): Promise<void> {
+async function bulkLoad(client: BinClient, keys: number, initialEpoch: bigint): Promise<void> {
   const writer = newWriterId();
+  let epoch = initialEpoch;
+  // Keepers may still raise the view epoch just after bootstrap: retry with the backend's.
+  const applyAt = async (address: string, entries: Entry[]): Promise<void> => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await client.channel(address).apply(entries, epoch, 60_000);
+        return;
+      } catch (error) {
+        if (!(error instanceof StaleEpochError) || attempt >= 10) throw error;
+        if (error.currentEpoch > epoch) epoch = error.currentEpoch;
+      }
+    }
+  };
   const pending = new Map<string, Entry[]>();
   const inFlight = new Set<Promise<unknown>>();
   const flush = async (address: string, entries: Entry[]) => {
-    const apply = client.channel(address).apply(entries, epoch, 60_000);
+    const apply = applyAt(address, entries);
     inFlight.add(apply);
     void apply.finally(() => inFlight.delete(apply)).catch(() => undefined);
     if (inFlight.size >= APPLIES_IN_FLIGHT) await Promise.race(inFlight);
