@@ -87,7 +87,11 @@ export class LoadProcesses {
       durationMs: request.durationMs,
     });
     histogram.destroy();
-    return measurement;
+    // Each process may have stretched its window: add up rates, not counts.
+    return {
+      ...measurement,
+      opsPerSecond: replies.reduce((sum, r) => sum + r.completed / (r.durationMs / 1000), 0),
+    };
   }
 
   async stop(): Promise<void> {

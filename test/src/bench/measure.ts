@@ -45,29 +45,41 @@ export async function measureRaw(
   let errors = 0;
   let completed = 0;
   const warmupEnds = performance.now() + options.warmupMs;
-  const ends = warmupEnds + options.durationMs;
+  // The window lasts durationMs, or longer (up to 10×) until every worker
+  // completed two operations in it on average: a window shorter than the
+  // operations it measures would count their completions by luck.
+  const longestEnds = warmupEnds + 10 * options.durationMs;
+  let ends = warmupEnds + options.durationMs;
+  const stretching = (now: number) => now < longestEnds && completed < 2 * options.concurrency;
+  /** Whether a completion at `now` falls in the window, stretching the window to it when needed. */
+  const inWindow = (now: number) => {
+    if (now < ends) return true;
+    if (!stretching(now)) return false;
+    ends = now;
+    return true;
+  };
   // Throughput counts operations that complete inside the window, whenever
   // they started, so operations slower than the window still count; latency
   // includes every operation that completes after the warm-up, the slow
   // ones drained after the window included.
   const worker = async () => {
-    while (performance.now() < ends) {
+    while (performance.now() < ends || stretching(performance.now())) {
       const start = performance.now();
       try {
         await operation(counter++);
         const done = performance.now();
         if (done >= warmupEnds) {
           histogram.recordValue(Math.max(1, Math.round((done - start) * 1000)));
-          if (done < ends) completed++;
+          if (inWindow(done)) completed++;
         }
       } catch {
         const done = performance.now();
-        if (done >= warmupEnds && done < ends) errors++;
+        if (done >= warmupEnds && inWindow(done)) errors++;
       }
     }
   };
   await Promise.all(Array.from({ length: options.concurrency }, worker));
-  return { histogram, completed, errors, durationMs: options.durationMs };
+  return { histogram, completed, errors, durationMs: ends - warmupEnds };
 }
 
 /** Summarises a histogram of µs latencies over a measured duration. */
