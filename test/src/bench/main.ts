@@ -28,6 +28,8 @@ function writeIndex(dir: string, machine: string): void {
   const lines = Object.entries(BENCHMARKS)
     .filter(([name]) => files.has(`${name}.md`))
     .map(([name, { title }]) => `- [${title}](${name}.md) — \`npm run bench -- ${name}\``);
+  // Notes written by hand about a particular run (what was odd, what to read with care).
+  if (files.has("NOTES.md")) lines.push("- [Notes on the last full run](NOTES.md)");
   writeFileSync(
     `${dir}/README.md`,
     `# Benchmark results

@@ -39,8 +39,8 @@ Keys are spread over ${BINS} bins, 32-byte values, three copies each (so each ba
 the keys). They are loaded straight onto each bin's three replicas with \`Apply\` (the call the keeper
 copies with), stamped as a client would, because loading a million keys through today's write path
 would take longer than the repair being measured. No client load runs during the repair. The last
-column counts backends other than the killed one that the keeper declared dead by the end (a busy
-backend missing heartbeats during the copy): it should be 0.
+column counts backends other than the killed one that the keeper showed dead at some point during
+the repair (a busy backend missing heartbeats while it copies): it should be 0.
 
 ${table(header, rows)}
 `,
@@ -117,8 +117,9 @@ async function measureRepair(keys: number, keepers: number): Promise<(string | n
     const detectedMs = performance.now() - killedAt;
     let reportedAt = performance.now();
     let last: KeeperStatus | undefined;
-    const othersDead = () =>
-      (last?.backends ?? []).filter((b) => b.address !== victim && b.state === "dead").length;
+    /** Backends other than the victim that some status poll showed dead. */
+    const seenDead = new Set<string>();
+    const othersDead = () => seenDead.size;
     let status: KeeperStatus | undefined;
     try {
       status = await waitFor(
@@ -126,6 +127,7 @@ async function measureRepair(keys: number, keepers: number): Promise<(string | n
         async () => {
           const s = await keeperStatus(statusHttp);
           last = s;
+          for (const b of s.backends) if (b.address !== victim && b.state === "dead") seenDead.add(b.address);
           if (performance.now() - reportedAt >= 5000) {
             reportedAt = performance.now();
             const copied = s.repairs.reduce((sum, r) => sum + (r.entriesCopied ?? 0), 0);
