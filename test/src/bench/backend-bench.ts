@@ -5,9 +5,10 @@ import { Redis } from "ioredis";
 import { startBackendProcess } from "../support/binring-process.js";
 import { RedisServer } from "../support/redis-server.js";
 import { COMPARISON_HEADER, compareAt, table } from "./measure.js";
+import type { BenchResult } from "./result.js";
 import { type BenchSettings, progress } from "./settings.js";
 
-export async function backendBench(settings: BenchSettings): Promise<string> {
+export async function backendBench(settings: BenchSettings): Promise<BenchResult> {
   const redis = await RedisServer.start();
   const backend = await startBackendProcess({ redisUrl: redis.url, keyPrefix: "bench:" });
   const client = new StorageClient(backend.address);
@@ -43,5 +44,5 @@ export async function backendBench(settings: BenchSettings): Promise<string> {
     await backend.child.kill("SIGTERM");
     await redis.destroy();
   }
-  return `## One backend over gRPC vs raw ioredis\n\n${table(COMPARISON_HEADER, rows)}\n`;
+  return { markdown: `## One backend over gRPC vs raw ioredis\n\n${table(COMPARISON_HEADER, rows)}\n` };
 }

@@ -1,5 +1,7 @@
 // Closed-loop load: `concurrency` workers each run one operation after another
-// for a fixed time, after a warm-up; latencies go into an HDR histogram.
+// for a fixed time window, after a warm-up; latencies go into an HDR histogram
+// (hdr-histogram-js), never a hand-rolled percentile. Also the markdown table
+// helpers every benchmark shares.
 import * as hdr from "hdr-histogram-js";
 
 export interface Measurement {
@@ -16,47 +18,95 @@ export interface MeasureOptions {
   warmupMs: number;
 }
 
-export async function measure(
-  operation: (i: number) => Promise<unknown>,
-  options: MeasureOptions,
-): Promise<Measurement> {
-  const histogram = hdr.build({
+/** Latencies in µs, 1 µs to 60 s, 3 significant digits. */
+export function newHistogram(): hdr.Histogram {
+  return hdr.build({
     lowestDiscernibleValue: 1,
     highestTrackableValue: 60_000_000,
     numberOfSignificantValueDigits: 3,
   });
+}
+
+/** What one process measured: the histogram travels encoded, so processes can merge theirs. */
+export interface RawMeasurement {
+  histogram: hdr.Histogram;
+  completed: number;
+  errors: number;
+  durationMs: number;
+}
+
+/** Runs the closed loop and returns the raw histogram (the caller destroys it). */
+export async function measureRaw(
+  operation: (i: number) => Promise<unknown>,
+  options: MeasureOptions,
+): Promise<RawMeasurement> {
+  const histogram = newHistogram();
   let counter = 0;
   let errors = 0;
-  let recording = false;
   let completed = 0;
   const warmupEnds = performance.now() + options.warmupMs;
-  const ends = warmupEnds + options.durationMs;
+  // The window lasts durationMs, or longer (up to 10×) until every worker
+  // completed two operations in it on average: a window shorter than the
+  // operations it measures would count their completions by luck.
+  const longestEnds = warmupEnds + 10 * options.durationMs;
+  let ends = warmupEnds + options.durationMs;
+  const stretching = (now: number) => now < longestEnds && completed < 2 * options.concurrency;
+  /** Whether a completion at `now` falls in the window, stretching the window to it when needed. */
+  const inWindow = (now: number) => {
+    if (now < ends) return true;
+    if (!stretching(now)) return false;
+    ends = now;
+    return true;
+  };
+  // Throughput counts operations that complete inside the window, whenever
+  // they started, so operations slower than the window still count; latency
+  // includes every operation that completes after the warm-up, the slow
+  // ones drained after the window included.
   const worker = async () => {
-    for (;;) {
+    while (performance.now() < ends || stretching(performance.now())) {
       const start = performance.now();
-      if (start >= ends) return;
-      if (!recording && start >= warmupEnds) recording = true;
       try {
         await operation(counter++);
-        if (recording && start >= warmupEnds) {
-          histogram.recordValue(Math.max(1, Math.round((performance.now() - start) * 1000)));
-          completed++;
+        const done = performance.now();
+        if (done >= warmupEnds) {
+          histogram.recordValue(Math.max(1, Math.round((done - start) * 1000)));
+          if (inWindow(done)) completed++;
         }
       } catch {
-        errors++;
+        const done = performance.now();
+        if (done >= warmupEnds && inWindow(done)) errors++;
       }
     }
   };
   await Promise.all(Array.from({ length: options.concurrency }, worker));
-  const result = {
-    opsPerSecond: completed / (options.durationMs / 1000),
-    p50Ms: histogram.getValueAtPercentile(50) / 1000,
-    p99Ms: histogram.getValueAtPercentile(99) / 1000,
-    p999Ms: histogram.getValueAtPercentile(99.9) / 1000,
-    errors,
+  return { histogram, completed, errors, durationMs: ends - warmupEnds };
+}
+
+/** Summarises a histogram of µs latencies over a measured duration. */
+export function summarise(raw: RawMeasurement): Measurement {
+  return {
+    opsPerSecond: raw.completed / (raw.durationMs / 1000),
+    p50Ms: raw.histogram.getValueAtPercentile(50) / 1000,
+    p99Ms: raw.histogram.getValueAtPercentile(99) / 1000,
+    p999Ms: raw.histogram.getValueAtPercentile(99.9) / 1000,
+    errors: raw.errors,
   };
-  histogram.destroy();
+}
+
+export async function measure(
+  operation: (i: number) => Promise<unknown>,
+  options: MeasureOptions,
+): Promise<Measurement> {
+  const raw = await measureRaw(operation, options);
+  const result = summarise(raw);
+  raw.histogram.destroy();
   return result;
+}
+
+/** The run whose throughput is the median of several (odd counts pick the middle one). */
+export function medianRun(runs: Measurement[]): Measurement {
+  const sorted = [...runs].sort((a, b) => a.opsPerSecond - b.opsPerSecond);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
 
 /** A markdown table. */
@@ -68,6 +118,8 @@ export function table(header: string[], rows: (string | number)[][]): string {
 export const fmt = {
   ops: (n: number) => Math.round(n).toLocaleString("en-US"),
   ms: (n: number) => n.toFixed(2),
+  /** "x0.42": how many times the baseline's value. */
+  times: (a: number, b: number) => (b > 0 ? `×${(a / b).toFixed(a / b < 0.1 ? 3 : 2)}` : "–"),
   ratio: (a: number, b: number) => `${((a / b) * 100).toFixed(0)}%`,
 };
 

@@ -1,7 +1,9 @@
 // `npm run bench -- placement`: how evenly the ring spreads bins, how many
-// move when one backend joins or leaves, and what zone-aware placement costs.
+// move when one backend joins or leaves, what building the ring costs in time
+// and memory, and what zone-aware placement costs.
 import { DEFAULT_VIRTUAL_NODES, HashRing } from "@binring/core";
 import { fmt, table } from "./measure.js";
+import type { BenchResult } from "./result.js";
 import { progress } from "./settings.js";
 
 const BINS = 100_000;
@@ -14,7 +16,35 @@ function primaries(ring: HashRing, bins: string[]): string[] {
   return bins.map((bin) => ring.replicasFor(bin)[0]!);
 }
 
-export async function placementBench(): Promise<string> {
+/** Rings kept alive together, so one ring's bytes stand out of the GC noise. */
+const RINGS_MEASURED = 10;
+
+/**
+ * Bytes (JS heap and typed-array buffers) one ring of n backends holds:
+ * measured around building RINGS_MEASURED of them, after full GCs (node
+ * --expose-gc) and a turn of the event loop, since array buffers are freed
+ * after the GC that finds them dead.
+ */
+async function ringBytes(n: number): Promise<number | undefined> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) return undefined;
+  const members = backends(n);
+  const used = async () => {
+    for (let i = 0; i < 3; i++) {
+      gc();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const memory = process.memoryUsage();
+    return memory.heapUsed + memory.arrayBuffers;
+  };
+  const before = await used();
+  const rings = Array.from({ length: RINGS_MEASURED }, () => new HashRing(members));
+  const after = await used();
+  for (const ring of rings) ring.replicasFor("keep every ring alive until measured");
+  return (after - before) / RINGS_MEASURED;
+}
+
+export async function placementBench(): Promise<BenchResult> {
   const bins = Array.from({ length: BINS }, (_, i) => `bin-${i}`);
   const rows: (string | number)[][] = [];
   for (const n of [6, 30, 300]) {
@@ -47,6 +77,10 @@ export async function placementBench(): Promise<string> {
       `${(movedLeave * 100).toFixed(2)}% (1/N = ${(100 / n).toFixed(2)}%)`,
       fmt.ms(buildMs),
       lookupUs.toFixed(2),
+      ((bytes) =>
+        bytes === undefined
+          ? "– (run node with --expose-gc)"
+          : `${Math.round(bytes / 2 ** 10).toLocaleString("en-US")} KiB`)(await ringBytes(n)),
     ]);
   }
   const header = [
@@ -57,8 +91,11 @@ export async function placementBench(): Promise<string> {
     "primaries moved on leave",
     "ring build ms",
     "µs per placement",
+    "ring memory",
   ];
-  return `## Placement of ${fmt.ops(BINS)} bins (${DEFAULT_VIRTUAL_NODES} virtual nodes per backend)\n\n${table(header, rows)}\n\n${zonedPlacement(bins)}`;
+  return {
+    markdown: `## Placement of ${fmt.ops(BINS)} bins (${DEFAULT_VIRTUAL_NODES} virtual nodes per backend)\n\n${table(header, rows)}\n\n${zonedPlacement(bins)}`,
+  };
 }
 
 /** Backends spread round-robin over three zones: balance, lookup cost, and repair planning for one death. */

@@ -1,0 +1,33 @@
+// The comparison benchmarks keep working: `--quick` throughput and failover
+// end to end against real binring processes, a real Redis Cluster and a
+// redis-server, with filled tables and charts.
+import { expect, test } from "vitest";
+import { runQuick } from "./quick-run.js";
+
+test("npm run bench -- throughput failover --quick writes tables and charts", {
+  timeout: 120_000,
+}, async () => {
+  const run = await runQuick(["throughput", "failover"], 110_000);
+  expect(run.code, run.stderr).toBe(0);
+  const throughput = run.rows("throughput.md");
+  for (const system of ["binring", "Redis Cluster 3+3", "Redis Cluster 3+3, WAIT 1", "raw redis-server"]) {
+    expect(
+      throughput.some((row) => row.includes(`| ${system}`)),
+      system,
+    ).toBe(true);
+  }
+  expect(run.read("throughput.md")).not.toMatch(/NaN|undefined|Infinity/);
+  expect(run.read("throughput.md")).toMatch(/\| mixed \| 2 \| 16 \| binring/);
+  const failover = run.rows("failover.md");
+  expect(failover.find((row) => row.startsWith("| binring"))).toMatch(
+    /\| – \(no takeover needed\) \| \d+ \|$/,
+  );
+  expect(failover.find((row) => row.startsWith("| Redis Cluster 3+3, cluster-node-timeout 1000 ms"))).toMatch(
+    /\| \d+ \| \d+ \|$/,
+  );
+  for (const chart of ["throughput-set.svg", "throughput-mixed.svg", "failover-latency.svg"]) {
+    expect(run.read(chart), chart).toMatch(/^<svg [\s\S]*<polyline [\s\S]*<\/svg>\n$/);
+  }
+  expect(run.read("failover-latency.svg")).toContain("SIGKILL");
+  expect(run.read("README.md")).toContain("[Failover under load vs Redis Cluster](failover.md)");
+});

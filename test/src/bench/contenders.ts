@@ -1,0 +1,65 @@
+// Starts the systems the benchmarks compare, on free ports, and tears them
+// down: binring (6 backends, each with its own redis-server, and the keepers
+// `binring dev` starts, production timing), Redis Cluster (3 masters + 3
+// replicas) and one raw redis-server.
+import { keeperStatus } from "../support/keeper-status.js";
+import { LocalCluster } from "../support/local-cluster.js";
+import { RedisCluster } from "../support/redis-cluster.js";
+import { RedisServer } from "../support/redis-server.js";
+import { waitFor } from "../support/wait-for.js";
+import type { SystemSpec } from "./systems.js";
+
+export interface Binring {
+  cluster: LocalCluster;
+  /** HTTP address of keeper 0's /status. */
+  statusHttp: string;
+  spec: SystemSpec & { kind: "binring" };
+}
+
+/**
+ * A binring cluster with keepers at their production timing (as `binring
+ * dev` runs them), resolved once the keepers made every backend ready.
+ * No append-only files, like the Redis Cluster and raw Redis it is compared with.
+ */
+export async function startBinring(
+  backends: number,
+  keepers: number,
+  callTimeoutMs?: number,
+): Promise<Binring> {
+  const cluster = await LocalCluster.start({ backends, keepers, keeperArgs: [], appendOnly: false });
+  try {
+    const statusHttp = (await cluster.keeperProcesses[0]!.waitForLine(/"http":"([^"]+)"/))[1]!;
+    await waitFor(
+      "the keepers to make every backend ready",
+      async () => (await keeperStatus(statusHttp)).backends.every((b) => b.state === "ready"),
+      { timeoutMs: 30_000, intervalMs: 50 },
+    );
+    return {
+      cluster,
+      statusHttp,
+      spec: {
+        kind: "binring",
+        name: `binring (${backends} backends, ${keepers} keeper${keepers === 1 ? "" : "s"})`,
+        backends: cluster.addresses,
+        keepers: cluster.keepers,
+        callTimeoutMs,
+      },
+    };
+  } catch (error) {
+    await cluster.stop();
+    throw error;
+  }
+}
+
+export function redisClusterSpecs(cluster: RedisCluster): (SystemSpec & { kind: "redis-cluster" })[] {
+  return [
+    { kind: "redis-cluster", name: "Redis Cluster 3+3", seeds: cluster.seeds, wait: false },
+    { kind: "redis-cluster", name: "Redis Cluster 3+3, WAIT 1", seeds: cluster.seeds, wait: true },
+  ];
+}
+
+export function rawRedisSpec(redis: RedisServer): SystemSpec {
+  return { kind: "redis", name: "raw redis-server", url: redis.url };
+}
+
+export { RedisCluster, RedisServer };

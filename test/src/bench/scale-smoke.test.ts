@@ -1,0 +1,18 @@
+// The scale benchmarks keep working: `--quick` scale, placement, repair and
+// backend end to end, each writing a filled table.
+import { expect, test } from "vitest";
+import { runQuick } from "./quick-run.js";
+
+test("npm run bench -- scale placement repair backend --quick writes filled tables", {
+  timeout: 120_000,
+}, async () => {
+  const run = await runQuick(["scale", "placement", "repair", "backend"], 110_000);
+  expect(run.code, run.stderr).toBe(0);
+  for (const name of ["scale", "placement", "repair", "backend"]) {
+    expect(run.read(`${name}.md`), name).toMatch(/^Machine: \d+ cores × .*redis-server/m);
+    expect(run.rows(`${name}.md`).length, name).toBeGreaterThan(0);
+    expect(run.read(`${name}.md`), name).not.toMatch(/NaN|undefined|Infinity/);
+  }
+  expect(run.rows("placement.md").find((row) => row.startsWith("| 300 "))).toMatch(/\| \d[\d,]* KiB \|$/);
+  expect(run.rows("repair.md")[0]).toMatch(/^\| 10,000 \| [\d,]+ \| \d+ \| \d+ \| \d+ \|/);
+});

@@ -1,0 +1,172 @@
+// `npm run bench -- throughput`: set, get, listAppend (RPUSH) and a 90/10
+// get/set mix at several concurrencies, from one and from two client
+// processes, on binring, Redis Cluster (plain and with WAIT 1) and one raw
+// redis-server. Each cell is the median of several runs.
+
+import {
+  type Binring,
+  RedisCluster,
+  RedisServer,
+  rawRedisSpec,
+  redisClusterSpecs,
+  startBinring,
+} from "./contenders.js";
+import { LoadProcesses } from "./load-processes.js";
+import { fmt, type Measurement, medianRun, table } from "./measure.js";
+import type { BenchResult } from "./result.js";
+import { type BenchSettings, progress } from "./settings.js";
+import { lineChart } from "./svg-chart.js";
+import { connect, type SystemSpec } from "./systems.js";
+import { preload, WORKLOADS, type WorkloadName } from "./workloads.js";
+
+const PROCESS_COUNTS = [1, 2];
+
+/** results[system][processes][workload][concurrency] */
+type Results = Map<string, Map<number, Map<WorkloadName, Map<number, Measurement>>>>;
+
+export async function throughputBench(settings: BenchSettings): Promise<BenchResult> {
+  const concurrencies = settings.quick ? [16] : [1, 16, 64, 256];
+  progress("throughput: starting binring, Redis Cluster and raw Redis");
+  let binring: Binring | undefined;
+  let redisCluster: RedisCluster | undefined;
+  let redis: RedisServer | undefined;
+  const results: Results = new Map();
+  try {
+    [binring, redisCluster, redis] = await Promise.all([
+      startBinring(6, settings.keepers),
+      RedisCluster.start({ nodeTimeoutMs: 5000 }),
+      RedisServer.start(),
+    ]);
+    const specs: SystemSpec[] = [binring.spec, ...redisClusterSpecs(redisCluster), rawRedisSpec(redis)];
+    for (const spec of specs) {
+      const client = connect(spec);
+      await preload(client);
+      await client.close();
+      const bySystem = new Map<number, Map<WorkloadName, Map<number, Measurement>>>();
+      results.set(spec.name, bySystem);
+      for (const processes of PROCESS_COUNTS) {
+        const load = await LoadProcesses.start(spec, processes);
+        const byWorkload = new Map<WorkloadName, Map<number, Measurement>>();
+        bySystem.set(processes, byWorkload);
+        try {
+          for (const workload of WORKLOADS) {
+            const byConcurrency = new Map<number, Measurement>();
+            byWorkload.set(workload, byConcurrency);
+            // One operation in flight cannot be split over two processes; a
+            // quick run tries two processes on one workload only.
+            if (settings.quick && processes > 1 && workload !== "mixed") continue;
+            for (const concurrency of concurrencies.filter((c) => c >= processes)) {
+              const runs: Measurement[] = [];
+              for (let run = 0; run < settings.runs; run++) {
+                runs.push(
+                  await load.run({
+                    workload,
+                    concurrency,
+                    durationMs: settings.durationMs,
+                    warmupMs: settings.warmupMs,
+                  }),
+                );
+              }
+              const median = medianRun(runs);
+              byConcurrency.set(concurrency, median);
+              progress(
+                `throughput: ${spec.name}, ${workload}, c=${concurrency}, ${processes} process(es): ${fmt.ops(median.opsPerSecond)} ops/s, p99 ${fmt.ms(median.p99Ms)} ms`,
+              );
+            }
+          }
+        } finally {
+          await load.stop();
+        }
+      }
+    }
+    return report(results, specs, concurrencies, settings);
+  } finally {
+    await Promise.all([binring?.cluster.stop(), redisCluster?.destroy(), redis?.destroy()]);
+  }
+}
+
+function report(
+  results: Results,
+  specs: SystemSpec[],
+  concurrencies: number[],
+  settings: BenchSettings,
+): BenchResult {
+  const [binring, plain, waiting, raw] = specs.map((s) => s.name) as [string, string, string, string];
+  const cell = (system: string, processes: number, workload: WorkloadName, c: number) =>
+    results.get(system)?.get(processes)?.get(workload)?.get(c);
+  const summaryRows: (string | number)[][] = [];
+  const detailRows: (string | number)[][] = [];
+  for (const processes of PROCESS_COUNTS) {
+    for (const workload of WORKLOADS) {
+      for (const c of concurrencies.filter((n) => n >= processes)) {
+        const b = cell(binring, processes, workload, c);
+        const ratio = (other: string) => {
+          const o = cell(other, processes, workload, c);
+          return b && o ? fmt.times(b.opsPerSecond, o.opsPerSecond) : "–";
+        };
+        summaryRows.push([
+          workload,
+          processes,
+          c,
+          b ? fmt.ops(b.opsPerSecond) : "–",
+          ratio(plain),
+          ratio(waiting),
+          ratio(raw),
+        ]);
+        for (const system of [binring, plain, waiting, raw]) {
+          const m = cell(system, processes, workload, c);
+          if (!m) continue;
+          detailRows.push([
+            workload,
+            processes,
+            c,
+            system,
+            fmt.ops(m.opsPerSecond),
+            fmt.ms(m.p50Ms),
+            fmt.ms(m.p99Ms),
+            fmt.ms(m.p999Ms),
+            m.errors,
+          ]);
+        }
+      }
+    }
+  }
+  const charts: Record<string, string> = {};
+  for (const workload of WORKLOADS) {
+    charts[`throughput-${workload}.svg`] = lineChart({
+      title: `${workload}: throughput vs concurrency (1 client process, median of ${settings.runs})`,
+      xLabel: "operations in flight",
+      yLabel: "ops/s (log)",
+      xLog: true,
+      yLog: true,
+      series: [binring, plain, waiting, raw].map((system) => ({
+        name: system,
+        points: concurrencies.map((c) => [c, cell(system, 1, workload, c)?.opsPerSecond ?? null]),
+      })),
+    });
+  }
+  const chartLinks = WORKLOADS.map((w) => `![${w}](throughput-${w}.svg)`).join("\n");
+  return {
+    markdown: `## Throughput and latency: binring vs Redis Cluster vs raw Redis
+
+Closed loop: \`concurrency\` operations in flight in total (split evenly over the client processes),
+each next one issued when one completes; ${settings.durationMs} ms measured after ${settings.warmupMs} ms
+warm-up, ${settings.runs} run(s) per cell, the run with the median throughput reported. Keys: 1000
+preloaded names; values 32 bytes. binring: a bin per name, \`set\`/\`get\` key "k", \`listAppend\`
+to "l"; Redis: \`NAME:k\` / \`NAME:l\` with SET, GET, RPUSH. \`mixed\`: 90% get, 10% set. "WAIT 1":
+every write is followed by \`WAIT 1 1000\` on the key's master (in one pipeline); a write that no
+replica acknowledged counts as an error. Latency percentiles come from merged HDR histograms.
+
+### binring throughput as a multiple of the others (×1.00 = equal)
+
+${table(["workload", "processes", "concurrency", "binring ops/s", `÷ ${plain}`, `÷ ${waiting}`, `÷ ${raw}`], summaryRows)}
+
+### Every cell
+
+${table(["workload", "processes", "concurrency", "system", "ops/s", "p50 ms", "p99 ms", "p99.9 ms", "errors"], detailRows)}
+
+${chartLinks}
+`,
+    charts,
+  };
+}
