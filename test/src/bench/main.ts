@@ -23,6 +23,9 @@ const BENCHMARKS: Record<string, { title: string; run: (settings: BenchSettings)
     backend: { title: "One backend over gRPC vs raw Redis", run: backendBench },
   };
 
+/** Earlier names, kept so documented commands go on working: `bins` became part of `throughput`. */
+const ALIASES: Record<string, string> = { bins: "throughput" };
+
 function writeIndex(dir: string, machine: string): void {
   const files = new Set(readdirSync(dir));
   const lines = Object.entries(BENCHMARKS)
@@ -46,7 +49,9 @@ ${lines.join("\n")}
 
 async function main(argv: string[]): Promise<void> {
   const resultsDir = `${REPO_ROOT}bench/results`;
-  const { names, settings } = await parseSettings(argv, resultsDir);
+  const parsed = await parseSettings(argv, resultsDir);
+  const settings = parsed.settings;
+  const names = [...new Set(parsed.names.map((name) => ALIASES[name] ?? name))];
   for (const name of names) {
     if (!BENCHMARKS[name])
       throw new Error(
