@@ -17,29 +17,90 @@ export function registerModel(initial: string | null = null): Model<string | nul
   };
 }
 
-/** A list key: append adds at the end, remove deletes every occurrence and returns how many. */
-export function listModel(): Model<readonly string[], Operation> {
+/**
+ * A list key's contents, as a multiset: elements sorted (canonical, so that equal contents are
+ * equal states) with a digest that sums the elements' hashes, kept up to date on every step so that
+ * `hash` is O(1).
+ */
+export interface ListState {
+  readonly items: readonly string[];
+  readonly digest: number;
+}
+
+/**
+ * A list key's contents: append adds the element, remove deletes every occurrence and returns how
+ * many, listGet returns exactly the current elements in any order. Order is not part of this model:
+ * binring promises that concurrent appends may show in any order while in flight and in one stable
+ * order once returned, which check-list-order.ts checks on its own.
+ */
+export function listModel(): Model<ListState, Operation> {
+  const hashes = new Map<string, number>();
+  const hashOf = (item: string) => {
+    let hash = hashes.get(item);
+    if (hash === undefined) {
+      hash = fnv1a(item);
+      hashes.set(item, hash);
+    }
+    return hash;
+  };
+  // The search steps the same read many times: sort its result once.
+  const sortedReads = new WeakMap<Operation, readonly string[]>();
+  const sortedRead = (op: Operation) => {
+    let sorted = sortedReads.get(op);
+    if (!sorted) {
+      sorted = [...(op.result as string[])].sort();
+      sortedReads.set(op, sorted);
+    }
+    return sorted;
+  };
   return {
-    init: () => [],
+    init: () => ({ items: [], digest: 0 }),
     step(state, op) {
       switch (op.op) {
-        case "listAppend":
-          return [...state, op.value!];
+        case "listAppend": {
+          const value = op.value!;
+          const items = [...state.items];
+          items.splice(insertionPoint(items, value), 0, value);
+          return { items, digest: (state.digest + hashOf(value)) >>> 0 };
+        }
         case "listRemove": {
-          const kept = state.filter((item) => item !== op.value);
-          if (op.status === "ok" && op.result !== state.length - kept.length) return ILLEGAL;
-          return kept;
+          const items = state.items.filter((item) => item !== op.value);
+          const removed = state.items.length - items.length;
+          if (op.status === "ok" && op.result !== removed) return ILLEGAL;
+          if (removed === 0) return state;
+          return { items, digest: (state.digest - removed * hashOf(op.value!)) >>> 0 };
         }
         case "listGet": {
           if (op.status !== "ok") return state;
-          const read = op.result as string[];
-          return read.length === state.length && read.every((item, i) => item === state[i]) ? state : ILLEGAL;
+          return sameItems(sortedRead(op), state.items) ? state : ILLEGAL;
         }
         default:
           throw new Error(`list model cannot apply ${op.op}`);
       }
     },
-    hash: (state) => `${state.length}:${state.at(-1) ?? ""}`,
-    equal: (a, b) => a.length === b.length && a.every((item, i) => item === b[i]),
+    hash: (state) => `${state.items.length}:${state.digest}`,
+    equal: (a, b) => a.digest === b.digest && sameItems(a.items, b.items),
   };
+}
+
+const sameItems = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((item, i) => item === b[i]);
+
+/** Where `value` goes in sorted `items`, after any equal elements (binary search). */
+function insertionPoint(items: readonly string[], value: string): number {
+  let low = 0;
+  let high = items.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (items[middle]! <= value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** 32-bit FNV-1a over UTF-16 code units: a cheap, well-spread hash for the digest. */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
 }
