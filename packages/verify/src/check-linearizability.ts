@@ -254,7 +254,7 @@ class KeyHistory {
     const reads = this.ops.filter((op) => op.op === "listGet");
     const writes = this.ops.filter((op) => op.op !== "listGet");
     const original = new Map<Operation, Operation>();
-    // Each projection is a new object, so the model's per-read cache of sorted results stays right.
+    // Each projection is a new object, so the model's per-read cache stays right.
     const project = (values: readonly string[], kept: readonly Operation[]) => {
       const wanted = new Set(values);
       const projected = kept.map((read) => {

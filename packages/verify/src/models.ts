@@ -43,15 +43,22 @@ export function listModel(): Model<ListState, Operation> {
     }
     return hash;
   };
-  // The search steps the same read many times: sort its result once.
-  const sortedReads = new WeakMap<Operation, readonly string[]>();
-  const sortedRead = (op: Operation) => {
-    let sorted = sortedReads.get(op);
-    if (!sorted) {
-      sorted = [...(op.result as string[])].sort();
-      sortedReads.set(op, sorted);
+  // The search tries the same read against many states: its digest and set are made once, and the
+  // digest turns most states away in O(1).
+  const reads = new WeakMap<Operation, ReadContents>();
+  const contentsOf = (op: Operation) => {
+    let contents = reads.get(op);
+    if (!contents) {
+      const result = op.result as string[];
+      const digest = result.reduce((sum, item) => (sum + hashOf(item)) >>> 0, 0);
+      const distinct = new Set(result);
+      contents =
+        distinct.size === result.length
+          ? { length: result.length, digest, distinct }
+          : { length: result.length, digest, sorted: [...result].sort() };
+      reads.set(op, contents);
     }
-    return sorted;
+    return contents;
   };
   return {
     init: () => ({ items: [], digest: 0 }),
@@ -72,7 +79,8 @@ export function listModel(): Model<ListState, Operation> {
         }
         case "listGet": {
           if (op.status !== "ok") return state;
-          return sameItems(sortedRead(op), state.items) ? state : ILLEGAL;
+          if ((op.result as string[]).length !== state.items.length) return ILLEGAL;
+          return holdsExactly(state, contentsOf(op)) ? state : ILLEGAL;
         }
         default:
           throw new Error(`list model cannot apply ${op.op}`);
@@ -81,6 +89,21 @@ export function listModel(): Model<ListState, Operation> {
     hash: (state) => `${state.items.length}:${state.digest}`,
     equal: (a, b) => a.digest === b.digest && sameItems(a.items, b.items),
   };
+}
+
+/** A read's result, ready to compare with states: its set when its elements are distinct. */
+type ReadContents = { length: number; digest: number } & (
+  | { distinct: ReadonlySet<string> }
+  | { sorted: readonly string[] }
+);
+
+/** Whether the state's elements are the read's, counted with multiplicity. */
+function holdsExactly(state: ListState, read: ReadContents): boolean {
+  const items = state.items;
+  if (items.length !== read.length || state.digest !== read.digest) return false;
+  if ("sorted" in read) return sameItems(items, read.sorted);
+  // Same size, the state's elements distinct (adjacent when sorted) and all in the read's set.
+  return items.every((item, i) => read.distinct.has(item) && (i === 0 || item !== items[i - 1]));
 }
 
 const sameItems = (a: readonly string[], b: readonly string[]) =>
