@@ -1,5 +1,5 @@
 // The linearizability checkers: each (bin, key) on its own (P-compositionality), string keys
-// against a register and list keys against a list, with the Wing–Gong–Lowe search of
+// against a register and list keys against their contents (a multiset; order is check-list-order.ts's), with the Wing–Gong–Lowe search of
 // wgl-search.ts under a time budget per key and overall. A key that is not linearizable is shrunk
 // to a smallest window of operations that is still not linearizable on its own (see `shrink`).
 import type { History, Operation } from "./history.js";
@@ -92,7 +92,11 @@ function checkKind(
     );
   }
   notes.push(`checked ${partitions.length} key(s) in ${Math.round(performance.now() - started)} ms`);
-  if (kind === "list") notes.push("model: list with append and remove; every listGet is checked");
+  if (kind === "list") {
+    notes.push(
+      "model: list contents with append and remove; every listGet is checked, order aside (see list-order)",
+    );
+  }
   return {
     checker,
     result: verdictResult(violations.total, undecided.length > 0),
@@ -240,8 +244,8 @@ class KeyHistory {
 
   /**
    * Projects the history onto a few list values: their appends and removes, and every read
-   * restricted to them. Values are independent in the list's fold (a remove only counts its own
-   * value) and projection keeps append order, so a linearization of the whole projects onto one of
+   * restricted to them. Values are independent in the list's contents (a remove only counts its
+   * own value), so a linearization of the whole projects onto one of
    * the projection: a projection that is not linearizable proves the whole is not. One value is
    * tried at a time first (a lost or resurrected element), then values are dropped from all of
    * them, then reads.
@@ -250,6 +254,7 @@ class KeyHistory {
     const reads = this.ops.filter((op) => op.op === "listGet");
     const writes = this.ops.filter((op) => op.op !== "listGet");
     const original = new Map<Operation, Operation>();
+    // Each projection is a new object, so the model's per-read cache stays right.
     const project = (values: readonly string[], kept: readonly Operation[]) => {
       const wanted = new Set(values);
       const projected = kept.map((read) => {

@@ -1,5 +1,5 @@
 // @binring/verify: reads an operation history recorded under faults and checks it for lost
-// writes, non-linearizable reads and clock regressions; renders the report.
+// writes, non-linearizable reads, list order and clock regressions; renders the report.
 
 export { type ClockOptions, checkClock } from "./check-clock.js";
 export {
@@ -7,6 +7,7 @@ export {
   checkRegisterLinearizability,
   type LinearizabilityOptions,
 } from "./check-linearizability.js";
+export { checkListOrder } from "./check-list-order.js";
 export { checkLostWrites } from "./check-lost-writes.js";
 export {
   type Fault,
@@ -21,7 +22,7 @@ export {
   parseHistory,
   readHistory,
 } from "./history.js";
-export { listModel, registerModel } from "./models.js";
+export { type ListState, listModel, registerModel } from "./models.js";
 export { renderMarkdown, verdictLines } from "./report-markdown.js";
 export { renderTimelineSvg } from "./timeline-svg.js";
 export {

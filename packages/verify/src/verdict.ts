@@ -2,7 +2,7 @@
 // operations that shows it.
 import type { FinalRead, Operation } from "./history.js";
 
-export type CheckerName = "lost-writes" | "linearizability" | "lists" | "clock";
+export type CheckerName = "lost-writes" | "linearizability" | "lists" | "list-order" | "clock";
 
 export type VerdictResult = "pass" | "fail" | "unknown";
 

@@ -1,6 +1,7 @@
 // Runs every checker over one history and combines their verdicts.
 import { checkClock } from "./check-clock.js";
 import { checkListLinearizability, checkRegisterLinearizability } from "./check-linearizability.js";
+import { checkListOrder } from "./check-list-order.js";
 import { checkLostWrites } from "./check-lost-writes.js";
 import type { History } from "./history.js";
 import type { Verdict, VerdictResult } from "./verdict.js";
@@ -34,6 +35,8 @@ export function verifyHistory(history: History, options: VerifyOptions = {}): Ve
   // The list search gets what the register search left of the budget.
   const spent = performance.now() - started;
   verdicts.push(checkListLinearizability(history, { budgetMs: Math.max(0, budgetMs - spent), keyBudgetMs }));
+  progress("checking list order");
+  verdicts.push(checkListOrder(history));
   progress("checking clocks");
   verdicts.push(checkClock(history));
   const results = verdicts.map((verdict) => verdict.result);

@@ -17,6 +17,7 @@ describe("a 60 s history of 16 clients over 25 string and 25 list keys", () => {
       ["lost-writes", "pass"],
       ["linearizability", "pass"],
       ["lists", "pass"],
+      ["list-order", "pass"],
       ["clock", "pass"],
     ]);
     expect(outcome.verdicts[1]!.counts.unknown).toBeGreaterThan(0);
@@ -43,6 +44,26 @@ describe("a 60 s history of 16 clients over 25 string and 25 list keys", () => {
     expect(window.length).toBeLessThanOrEqual(4);
     expect(window).toContain(stale);
     expect(window).toContain(firstWrite);
+  });
+
+  it("finds two settled elements swapped in one read, with the two appends, the read and the final", () => {
+    const lastRead = history.ops.findLast(
+      (op) => op.op === "listGet" && op.status === "ok" && (op.result as string[]).length >= 2,
+    )!;
+    const [first, second, ...rest] = lastRead.result as string[];
+    const swapped = { ...lastRead, result: [second!, first!, ...rest] };
+    const sabotaged = { ...history, ops: history.ops.map((op) => (op === lastRead ? swapped : op)) };
+    const outcome = verifyHistory(sabotaged);
+    expect(outcome.result).toBe("fail");
+    const order = outcome.verdicts.find((verdict) => verdict.checker === "list-order")!;
+    expect(order.counts.violations).toBe(1);
+    const window = order.violations[0]!.window;
+    expect(window).toContain(swapped);
+    expect(
+      window.filter((entry) => "op" in entry && entry.op === "listAppend").map((op) => op.value),
+    ).toEqual(expect.arrayContaining([first, second]));
+    expect(window.length).toBeLessThanOrEqual(4);
+    expect(outcome.verdicts.find((verdict) => verdict.checker === "lists")!.result).toBe("pass");
   });
 });
 

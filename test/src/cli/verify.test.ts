@@ -17,6 +17,8 @@ describe("binring verify", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^lost-writes: PASS — ops 10 \(ok 8, failed 1, unknown 1\); lost 0/m);
     expect(result.stdout).toMatch(/^linearizability: PASS/m);
+    expect(result.stdout).toMatch(/^lists: PASS/m);
+    expect(result.stdout).toMatch(/^list-order: PASS — ops 4 \(ok 3, failed 1, unknown 0\)/m);
     expect(result.stdout).toMatch(/^verify: PASS — 12 operations, 2 faults/m);
     const summary = readFileSync(join(dir, "summary.md"), "utf8");
     expect(summary).toMatch(/^# binring verification: PASS/);

@@ -1,5 +1,5 @@
 // `binring verify HISTORY`: checks a recorded operation history for lost writes, non-linearizable
-// reads and clock regressions; prints the verdicts and optionally writes a markdown report and an
+// reads, list order and clock regressions; prints the verdicts and optionally writes a markdown report and an
 // SVG timeline. Exit code 0 when every checker passes, 1 on a violation, 2 on bad input, 3 when
 // no violation was found but a checker could not decide within the budget.
 import { mkdirSync, writeFileSync } from "node:fs";
