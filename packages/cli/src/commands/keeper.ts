@@ -48,6 +48,8 @@ export async function keeperCommand(args: string[]): Promise<void> {
   try {
     running = await startKeeper({
       backends: config.backends,
+      keepers: config.keepers,
+      index,
       listen,
       httpListen,
       name: `keeper-${index}`,
