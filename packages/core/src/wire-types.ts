@@ -39,5 +39,5 @@ export type * from "./generated/binring/v1/StatusRequest.js";
 export type * from "./generated/binring/v1/Storage.js";
 export type * from "./generated/binring/v1/Target.js";
 export type * from "./generated/binring/v1/WriteReply.js";
-export type * from "./generated/storage.js";
 export type { ProtoGrpcType as KeeperProtoGrpcType } from "./generated/keeper.js";
+export type * from "./generated/storage.js";

@@ -15,6 +15,8 @@ export interface PeerBeat {
   maxClock: bigint;
   /** Backend -> ms since the peer last renewed its lease. */
   grantAges: ReadonlyMap<string, number>;
+  /** Backends of the peer's slice it does not see ready: nobody else may renew their leases. */
+  withheld: ReadonlySet<string>;
 }
 
 interface Peer {
@@ -75,6 +77,11 @@ export class KeeperPeers {
     return this.livePeers(now).find((peer) => this.#peers.get(peer)!.beat?.working.has(backend));
   }
 
+  /** A live peer withholds this backend's lease (its owner does not see it ready). */
+  withholds(backend: string, now: number): boolean {
+    return this.livePeers(now).some((peer) => this.#peers.get(peer)!.beat?.withheld.has(backend));
+  }
+
   /** Largest clock any live peer reported for its slice. */
   maxClock(now: number): bigint {
     let highest = 0n;
@@ -86,15 +93,12 @@ export class KeeperPeers {
   }
 
   /**
-   * After this keeper itself stalled (a long pause), what it knew of its peers
-   * is stale: a successor may own its slice now. Forget it, as at a start, so
-   * it owns nothing until it has heard from every peer again.
+   * After this keeper itself stalled (a long pause), its peers look silent
+   * only because it did not listen: presume them live again, as at a start,
+   * rather than take their slices over. (The caller then beats them at once.)
    */
-  forget(now: number): void {
-    for (const peer of this.#peers.values()) {
-      peer.heardAt = now;
-      peer.beat = undefined;
-    }
+  presumeLive(now: number): void {
+    for (const peer of this.#peers.values()) peer.heardAt = Math.max(peer.heardAt, now);
   }
 
   /**

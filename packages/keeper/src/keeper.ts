@@ -121,12 +121,14 @@ export class Keeper {
   #recovering: Promise<void> | undefined;
   /** State changes decided but not yet committed: their intent is still to be recorded. */
   readonly #uncommitted = new Map<string, RepairJob>();
+  /** Backend of this slice -> since when it is withheld (not ready here); absent while ready. */
+  readonly #withheldSince = new Map<string, number>();
   /**
-   * Backend (of this slice, not ready) -> peer -> when the peer last renewed
-   * its lease, as the peer answered a beat that showed the backend not ready.
-   * Cleared when the backend is published ready again.
+   * Backend of this slice -> peer -> its answer to a beat that showed the
+   * backend withheld: when the beat was sent, and when the peer last renewed
+   * the backend's lease (it renews no more once it saw it withheld).
    */
-  readonly #quiet = new Map<string, Map<string, number>>();
+  readonly #quiet = new Map<string, Map<string, { sentAt: number; lastGrant: number }>>();
   #jobs: RepairJob[] = [];
   #running: RunningRepair | undefined;
   #runner = false;
@@ -237,7 +239,8 @@ export class Keeper {
         const owner = this.keeperRing.keepers.find((keeper) => sliceOf(keeper).includes(address)) ?? null;
         return {
           address,
-          state: this.#view.get(address)?.state ?? "unknown",
+          // Its owner's own view of it (suspect shows there); the view as published elsewhere.
+          state: this.#slice.has(address) ? health.state : (this.#view.get(address)?.state ?? "unknown"),
           owner,
           misses: health.misses,
           clock: health.last?.clock.toString() ?? null,
@@ -297,6 +300,7 @@ export class Keeper {
       slice: [...this.#slice],
       working: this.#working(),
       maxClock: bigintToWire(this.#sliceMaxClock),
+      withheld: this.#withheld(),
       grants: [...this.#health.values()]
         .filter((health) => health.lastGrantAt > Number.NEGATIVE_INFINITY)
         .map((health) => ({
@@ -304,6 +308,24 @@ export class Keeper {
           ageMs: String(Math.max(0, Math.ceil(now - health.lastGrantAt))),
         })),
     };
+  }
+
+  /** Backends of this slice not ready as this keeper sees them: no other keeper may renew their leases. */
+  #withheld(): string[] {
+    const now = performance.now();
+    for (const backend of this.#slice) this.#noteWithheld(backend, now);
+    return [...this.#withheldSince.keys()];
+  }
+
+  /** Starts or ends a backend's withheld episode; answers from an earlier episode never count. */
+  #noteWithheld(backend: string, now: number): void {
+    const ready = this.#health.get(backend)!.state === "ready";
+    if (!ready && this.#slice.has(backend)) {
+      if (!this.#withheldSince.has(backend)) this.#withheldSince.set(backend, now);
+    } else {
+      this.#withheldSince.delete(backend);
+      this.#quiet.delete(backend);
+    }
   }
 
   #working(): string[] {
@@ -323,6 +345,7 @@ export class Keeper {
       working: new Set(beat.working),
       maxClock: wireToBigint(beat.maxClock),
       grantAges: new Map(beat.grants.map((grant) => [grant.backend, Number(grant.ageMs)])),
+      withheld: new Set(beat.withheld),
     };
     if (this.peers.heard(beat.keeper, peer, now))
       this.#logger.info({ peer: beat.keeper }, "keeper restarted");
@@ -356,7 +379,8 @@ export class Keeper {
 
   /** Beats one peer; resolves true once its answer (taken after it merged our view) is merged here. */
   async #beatPeer(peer: string): Promise<boolean> {
-    const notReady = [...this.#slice].filter((backend) => this.#view.get(backend)?.state !== "ready");
+    const withheld = this.#withheld();
+    const sentAt = performance.now();
     let reply: KeeperBeat__Output;
     try {
       reply = await this.#peerChannels.get(peer)!.beat(this.#beatMessage(), this.timing.probeTimeoutMs);
@@ -366,26 +390,39 @@ export class Keeper {
     const now = performance.now();
     if (reply.keeper !== peer) return false;
     this.#takeBeat(reply, now);
-    // The peer saw these backends not ready before it answered, so it renews them no more:
+    // The peer saw these backends withheld before it answered, so it renews them no more:
     // its last renewal, as it reports it, bounds every lease it gave them.
-    for (const backend of notReady) {
+    for (const backend of withheld) {
       const age = reply.grants.find((grant) => grant.backend === backend)?.ageMs;
       let quiet = this.#quiet.get(backend);
       if (!quiet) {
         quiet = new Map();
         this.#quiet.set(backend, quiet);
       }
-      quiet.set(peer, age === undefined ? Number.NEGATIVE_INFINITY : now - Number(age));
+      quiet.set(peer, {
+        sentAt,
+        lastGrant: age === undefined ? Number.NEGATIVE_INFINITY : now - Number(age),
+      });
     }
     return true;
   }
 
-  /** No lease another live keeper gave this backend may still run. */
+  /**
+   * No lease another live keeper gave this backend may still run. Only
+   * answers to beats sent while it was withheld count, and they are dropped
+   * whenever it is seen ready again (other keepers then renew it again).
+   */
   #othersLapsed(backend: string, now: number): boolean {
+    const since = this.#withheldSince.get(backend);
     const quiet = this.#quiet.get(backend);
     return this.peers.livePeers(now).every((peer) => {
-      const lastGrant = quiet?.get(peer);
-      return lastGrant !== undefined && now - lastGrant > this.timing.leaseMs;
+      const answer = quiet?.get(peer);
+      return (
+        since !== undefined &&
+        answer !== undefined &&
+        answer.sentAt >= since &&
+        now - answer.lastGrant > this.timing.leaseMs
+      );
     });
   }
 
@@ -400,7 +437,7 @@ export class Keeper {
     for (const backend of lost) {
       this.#uncommitted.delete(backend);
       this.#toRecover.delete(backend);
-      this.#quiet.delete(backend);
+      this.#noteWithheld(backend, performance.now());
     }
     this.#jobs = this.#jobs.filter((job) => next.has(job.backend));
     for (const backend of gained) {
@@ -463,8 +500,13 @@ export class Keeper {
         by: this.self,
         at: Date.now(),
       };
-      const recorded = await this.#log.record(intent, this.#logTargets());
-      if (this.#uncommitted.get(backend) !== job) continue;
+      const targets = this.#logTargets();
+      const recorded = await this.#log.record(intent, targets);
+      if (this.#uncommitted.get(backend) !== job) {
+        // Handed over while it was being recorded: never published, so no work is owed; say so in the log.
+        if (recorded > 0) await this.#log.complete(job.id, targets);
+        continue;
+      }
       if (recorded === 0) {
         this.#logger.warn({ backend, job: job.kind }, "could not record the intent; will retry");
         continue;
@@ -478,20 +520,22 @@ export class Keeper {
   /** Publishes this keeper's state of one of its backends, under a new epoch. */
   #publish(backend: string, reason: string): void {
     const health = this.#health.get(backend)!;
-    const epoch = this.#view.publish(backend, health.state, health.last?.incarnation ?? "");
-    if (health.state === "ready") this.#quiet.delete(backend);
-    this.#logger.info({ epoch: epoch.toString(), backend, state: health.state, reason }, "view changed");
+    const state = publishedState(health.state);
+    const epoch = this.#view.publish(backend, state, health.last?.incarnation ?? "");
+    this.#logger.info({ epoch: epoch.toString(), backend, state, reason }, "view changed");
     void this.#beatRound();
   }
 
-  /** Publishes every backend of the slice whose state moved without needing copies (suspect, ready again). */
+  /** Publishes every backend of the slice whose state moved without needing copies (bootstrap, a new incarnation). */
   #publishChanges(): void {
     for (const backend of this.#slice) {
-      if (this.#uncommitted.has(backend)) continue;
       const health = this.#health.get(backend)!;
+      if (this.#uncommitted.has(backend) || health.state === "unknown") continue;
       const published = this.#view.get(backend);
-      if (health.state === "unknown") continue;
-      if (published?.state !== health.state || published.incarnation !== (health.last?.incarnation ?? "")) {
+      if (
+        published?.state !== publishedState(health.state) ||
+        published.incarnation !== (health.last?.incarnation ?? "")
+      ) {
         this.#publish(backend, "state changed");
       }
     }
@@ -514,16 +558,17 @@ export class Keeper {
     this.#heartbeating = true;
     try {
       const now = performance.now();
-      // Stalled (paused) for long enough that peers may have taken our slice: forget them and start over.
+      // Stalled (paused) long enough that peers may have taken our slice over: hear from them before acting.
       if (
         this.#lastRoundAt > 0 &&
         now - this.#lastRoundAt > this.peers.deadAfterMs - this.timing.heartbeatIntervalMs
       ) {
         this.#logger.warn(
           { stalledMs: Math.round(now - this.#lastRoundAt) },
-          "keeper stalled; re-learning its peers",
+          "keeper stalled; beating its peers first",
         );
-        this.peers.forget(now);
+        this.peers.presumeLive(now);
+        await this.#beatRound();
       }
       this.#lastRoundAt = now;
       this.#refreshSlice();
@@ -547,8 +592,12 @@ export class Keeper {
       revoke = health.state === "filling" || health.state === "dead";
       incarnation = health.last?.incarnation ?? "";
     } else {
-      // A standby renewal: only while the owner publishes it ready, and only for the incarnation it vouches for.
-      renew = published?.state === "ready" && published.incarnation !== "";
+      // A standby renewal: only while the owner publishes it ready and does not withhold it, and
+      // only for the incarnation the owner vouches for.
+      renew =
+        published?.state === "ready" &&
+        published.incarnation !== "" &&
+        !this.peers.withholds(health.address, performance.now());
       incarnation = published?.incarnation ?? "";
     }
     const sentAt = performance.now();
@@ -566,6 +615,7 @@ export class Keeper {
     if (!reply?.storeOk) {
       if (owned && this.#slice.has(health.address)) this.#missed(health, now);
       else health.misses++;
+      this.#noteWithheld(health.address, now);
       return;
     }
     if (renew && reply.incarnation === incarnation) health.lastGrantAt = sentAt;
@@ -581,6 +631,7 @@ export class Keeper {
     if (health.answered(probe, now) === "rejoined") {
       this.#decide("fill", health.address, without(wasLive, health.address));
     }
+    this.#noteWithheld(health.address, now);
   }
 
   #missed(health: BackendHealth, now: number): void {
@@ -898,6 +949,11 @@ export class Keeper {
       ),
     );
   }
+}
+
+/** Suspect is this keeper's doubt, not a change of placement: the view shows it as ready. */
+function publishedState(state: HealthState): HealthState {
+  return state === "suspect" ? "ready" : state;
 }
 
 function jobFromIntent(intent: Intent): RepairJob {

@@ -31,6 +31,11 @@ export interface KeeperBeat {
    */
   'maxClock'?: (number | string | Long);
   'grants'?: (_binring_v1_LeaseGrant)[];
+  /**
+   * backends of the sender's slice that are not ready as it sees them (suspect,
+   * dead, filling): no other keeper may renew their leases
+   */
+  'withheld'?: (string)[];
 }
 
 export interface KeeperBeat__Output {
@@ -60,4 +65,9 @@ export interface KeeperBeat__Output {
    */
   'maxClock': (string);
   'grants': (_binring_v1_LeaseGrant__Output)[];
+  /**
+   * backends of the sender's slice that are not ready as it sees them (suspect,
+   * dead, filling): no other keeper may renew their leases
+   */
+  'withheld': (string)[];
 }

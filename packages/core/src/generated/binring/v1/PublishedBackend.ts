@@ -4,8 +4,9 @@ import type { BackendState as _binring_v1_BackendState, BackendState__Output as 
 import type { Long } from '@grpc/proto-loader';
 
 /**
- * One backend as the view publishes it. Only the keeper that owns the backend
- * changes it, bumping version; merging keeps the higher version (ties: the
+ * One backend as the view publishes it (never SUSPECT: a suspect backend is
+ * still in placement, and flapping must not churn epochs). Only the keeper
+ * that owns the backend changes it, bumping version; merging keeps the higher version (ties: the
  * larger keeper address), so every keeper converges on the same content.
  */
 export interface PublishedBackend {
@@ -23,8 +24,9 @@ export interface PublishedBackend {
 }
 
 /**
- * One backend as the view publishes it. Only the keeper that owns the backend
- * changes it, bumping version; merging keeps the higher version (ties: the
+ * One backend as the view publishes it (never SUSPECT: a suspect backend is
+ * still in placement, and flapping must not churn epochs). Only the keeper
+ * that owns the backend changes it, bumping version; merging keeps the higher version (ties: the
  * larger keeper address), so every keeper converges on the same content.
  */
 export interface PublishedBackend__Output {
