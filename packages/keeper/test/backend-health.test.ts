@@ -93,7 +93,8 @@ describe("BackendHealth", () => {
 
   it("is not dead while another keeper's lease on it may still run, however many misses", () => {
     const health = readyBackend(0);
-    for (let t = 1000; t <= 10_000; t += 1000) expect(health.missed(t, MISSES, LEASE_MS, false)).toBe("alive");
+    for (let t = 1000; t <= 10_000; t += 1000)
+      expect(health.missed(t, MISSES, LEASE_MS, false)).toBe("alive");
     expect(health.missed(11_000, MISSES, LEASE_MS, true)).toBe("died");
   });
 });
