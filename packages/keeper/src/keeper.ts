@@ -86,6 +86,13 @@ interface RunningRepair {
 
 const RETRY_PAUSE_MS = 1000;
 
+/**
+ * Every this many heartbeat rounds a keeper reads the log again for its whole
+ * slice: an intent recorded by a keeper that lost the backend in a race with
+ * its successor's first read is finished then, not left undone.
+ */
+const LOG_SWEEP_ROUNDS = 10;
+
 export const STATE_TO_WIRE: Record<HealthState, BackendState> = {
   unknown: "BACKEND_STATE_UNKNOWN",
   ready: "BACKEND_STATE_READY",
@@ -150,6 +157,7 @@ export class Keeper {
   #syncAgain = false;
   /** When the last heartbeat round started (ms); 0 before the first. */
   #lastRoundAt = 0;
+  #rounds = 0;
 
   constructor(options: KeeperOptions) {
     this.name = options.name ?? "keeper";
@@ -271,6 +279,11 @@ export class Keeper {
           backend: job.backend,
           state: "committing",
         })),
+        ...[...this.#toRecover].map((backend) => ({
+          kind: "recovery",
+          backend,
+          state: "reading the keeper log",
+        })),
       ],
       completedRepairs: this.#completed.slice(-10),
     };
@@ -334,6 +347,7 @@ export class Keeper {
         ...(this.#running ? [this.#running.job.backend] : []),
         ...this.#jobs.map((job) => job.backend),
         ...this.#uncommitted.keys(),
+        ...this.#toRecover,
       ]),
     ];
   }
@@ -469,11 +483,15 @@ export class Keeper {
             .filter((intent) => !log.done.has(intent.id) && backends.has(intent.backend))
             .sort((a, b) => a.at - b.at);
           for (const backend of backends) this.#toRecover.delete(backend);
-          const queued = new Set(this.#jobs.map((job) => job.id));
+          const queued = new Set([
+            ...this.#jobs.map((job) => job.id),
+            ...(this.#running ? [this.#running.job.id] : []),
+          ]);
           const recovered = unfinished
             .filter((intent) => this.#slice.has(intent.backend) && !queued.has(intent.id))
             .map((intent) => jobFromIntent(intent));
           this.#jobs.unshift(...recovered);
+          if (recovered.length === 0) continue;
           this.#logger.info(
             { backends: [...backends], unfinished: recovered.map((job) => `${job.kind} ${job.backend}`) },
             "read the keeper log for the backends taken over",
@@ -572,6 +590,10 @@ export class Keeper {
       }
       this.#lastRoundAt = now;
       this.#refreshSlice();
+      if (++this.#rounds % LOG_SWEEP_ROUNDS === 0 && this.#slice.size > 0) {
+        for (const backend of this.#slice) this.#toRecover.add(backend);
+        this.#recover();
+      }
       await Promise.all([...this.#health.values()].map((health) => this.#probe(health)));
       this.#bootstrap();
       await this.#commit();

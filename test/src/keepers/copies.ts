@@ -1,9 +1,12 @@
 // Checks, replica by replica, that every bin is held completely by each of
 // its three replicas: each replica is read directly, not through a BinClient,
-// so a copy that only one replica has cannot hide a missing one.
+// so a copy that only one replica has cannot hide a missing one. And that the
+// keeper log, read from the backends, ends with every intent done.
 import { BackendChannel } from "@binring/client";
 import type { HashRing } from "@binring/core";
+import { IntentLog, type LogContents } from "@binring/keeper";
 import { expect } from "vitest";
+import { waitFor } from "../support/index.js";
 
 /** bin -> key -> value, as written (every key set once, non-empty). */
 export type WrittenData = Map<string, Map<string, string>>;
@@ -43,5 +46,25 @@ export async function expectThreeCompleteCopies(
     );
   } finally {
     for (const found of channels.values()) found.close();
+  }
+}
+
+/** Waits until every intent in the keeper log (the union over `backends`) is marked done. */
+export async function waitForFinishedLog(backends: string[]): Promise<LogContents> {
+  const channels = new Map(backends.map((address) => [address, new BackendChannel(address)]));
+  const log = new IntentLog((address) => channels.get(address)!, 5000);
+  try {
+    return await waitFor(
+      "every intent in the keeper log to be done",
+      async () => {
+        const contents = await log.read(backends);
+        const unfinished = contents.intents.filter((intent) => !contents.done.has(intent.id));
+        if (unfinished.length > 0) throw new Error(`unfinished: ${JSON.stringify(unfinished)}`);
+        return contents;
+      },
+      { timeoutMs: 20_000, intervalMs: 200 },
+    );
+  } finally {
+    for (const channel of channels.values()) channel.close();
   }
 }

@@ -5,9 +5,8 @@
 // restarted between runs): each time the successor finishes the work — every
 // bin has three complete copies on its replicas, read directly, and the keeper
 // log holds no unfinished intent.
-import { BackendChannel, BinClient } from "@binring/client";
+import { BinClient } from "@binring/client";
 import { HashRing } from "@binring/core";
-import { IntentLog } from "@binring/keeper";
 import { afterAll, expect, it } from "vitest";
 import {
   keeperStatus,
@@ -16,11 +15,13 @@ import {
   waitFor,
   waitForKeepersSettled,
 } from "../support/index.js";
-import { expectThreeCompleteCopies, type WrittenData } from "./copies.js";
+import { expectThreeCompleteCopies, type WrittenData, waitForFinishedLog } from "./copies.js";
 
 const RUNS = Number(process.env.DEBUG_RUNS ?? 20);
 const BINS_PER_RUN = 6;
 const KEYS_PER_BIN = 25;
+/** Generous: on a loaded machine a rejoin (backend fill and slice hand-back) has taken 26 s. */
+const SETTLE_MS = 60_000;
 
 let cluster: LocalCluster | undefined;
 afterAll(async () => {
@@ -51,7 +52,7 @@ it(`the successor finishes a repair whose keeper was killed at a random point ($
   const running = cluster;
   const https = () => running.keeperHttp.filter((http): http is string => http !== undefined);
   const allReady = Object.fromEntries(running.addresses.map((a) => [a, "ready"]));
-  await waitForKeepersSettled(https(), allReady);
+  await waitForKeepersSettled(https(), allReady, SETTLE_MS);
   const client = new BinClient({ backends: running.addresses, keepers: running.keepers, viewRefreshMs: 200 });
   const ring = new HashRing(running.addresses.map((id) => ({ id })));
   const data: WrittenData = new Map();
@@ -60,12 +61,16 @@ it(`the successor finishes a repair whose keeper was killed at a random point ($
 
   for (let run = 0; run < RUNS; run++) {
     const random = seeded(run + 1);
-    for (let b = 0; b < BINS_PER_RUN; b++) {
-      const bin = `run${run}-bin${b}`;
-      const values = new Map(Array.from({ length: KEYS_PER_BIN }, (_, k) => [`k${k}`, `v${run}.${b}.${k}`]));
-      await Promise.all([...values].map(([key, value]) => client.bin(bin).set(key, value)));
-      data.set(bin, values);
-    }
+    await Promise.all(
+      Array.from({ length: BINS_PER_RUN }, async (_, b) => {
+        const bin = `run${run}-bin${b}`;
+        const values = new Map(
+          Array.from({ length: KEYS_PER_BIN }, (_, k) => [`k${k}`, `v${run}.${b}.${k}`]),
+        );
+        await Promise.all([...values].map(([key, value]) => client.bin(bin).set(key, value)));
+        data.set(bin, values);
+      }),
+    );
     const victim = running.addresses[Math.floor(random() * running.addresses.length)]!;
     const owner = (await keeperStatus(https()[0]!)).backends.find((b) => b.address === victim)!.owner!;
     const ownerIndex = running.keepers.indexOf(owner);
@@ -87,22 +92,17 @@ it(`the successor finishes a repair whose keeper was killed at a random point ($
     console.info(
       `DEBUG run ${run} killed keeper ${ownerIndex} at ${Math.round(performance.now() - startedAt)}`,
     );
-    const survivors = await waitForKeepersSettled(https(), { [victim]: "dead" });
+    const survivors = await waitForKeepersSettled(https(), { [victim]: "dead" }, SETTLE_MS);
 
     await expectThreeCompleteCopies(ring, (id) => id !== victim, data);
-    const live = running.addresses.filter((id) => id !== victim);
-    const channels = live.map((address) => new BackendChannel(address));
-    const log = await new IntentLog((address) => channels[live.indexOf(address)]!, 5000).read(live);
-    for (const channel of channels) channel.close();
-    expect(log.intents.filter((intent) => !log.done.has(intent.id))).toEqual([]);
+    await waitForFinishedLog(running.addresses.filter((id) => id !== victim));
     if (survivors.some((s) => s.completedRepairs.some((r) => r.recovered && r.backend === victim))) {
       recoveredIn.push(run);
     }
 
     console.info(`DEBUG run ${run} settled/checked at ${Math.round(performance.now() - startedAt)}`);
-    await running.restart(victim, { redis: "old" });
-    await running.startKeeper(ownerIndex);
-    await waitForKeepersSettled(https(), allReady);
+    await Promise.all([running.restart(victim, { redis: "old" }), running.startKeeper(ownerIndex)]);
+    await waitForKeepersSettled(https(), allReady, SETTLE_MS);
     console.info(`DEBUG run ${run} restored at ${Math.round(performance.now() - startedAt)}`);
   }
   await expectThreeCompleteCopies(ring, () => true, data);
@@ -112,4 +112,4 @@ it(`the successor finishes a repair whose keeper was killed at a random point ($
     `keeper failover: ${RUNS} runs in ${Math.round(performance.now() - startedAt)} ms; the successor finished a recorded repair in runs ${JSON.stringify(recoveredIn)}`,
   );
   await client.close();
-}, 175_000);
+}, 240_000);

@@ -52,9 +52,10 @@ export function waitForSettled(
 }
 
 /**
- * Waits until every listed keeper reports the backends in the states given, no
- * repair queued or running, every other listed keeper alive, and one epoch
- * across them all (the same view).
+ * Waits until the listed keepers — exactly the live ones — report the backends
+ * in the states given, no repair queued, running or waiting on the keeper log,
+ * each other alive and every unlisted keeper dead, every backend owned by one
+ * of them, and one epoch across them all (the same view).
  */
 export function waitForKeepersSettled(
   https: string[],
@@ -72,13 +73,25 @@ export function waitForKeepersSettled(
       const settled = statuses.every(
         (status) =>
           status.repairs.length === 0 &&
-          status.keepers.every((keeper) => !addresses.has(keeper.address) || keeper.alive) &&
+          status.keepers.every((keeper) => keeper.alive === addresses.has(keeper.address)) &&
+          status.backends.every((backend) => backend.owner !== null && addresses.has(backend.owner)) &&
           Object.entries(states).every(
             ([address, state]) => status.backends.find((b) => b.address === address)?.state === state,
           ) &&
           status.epoch === statuses[0]!.epoch,
       );
-      return settled ? statuses : undefined;
+      if (settled) return statuses;
+      // Thrown, so a timeout names what was still unsettled.
+      throw new Error(
+        statuses
+          .map(
+            (status) =>
+              `${status.keeper} epoch ${status.epoch}: ${status.backends.map((b) => `${b.address} ${b.state}`).join(", ")}; ` +
+              `repairs ${JSON.stringify(status.repairs.map((r) => `${r.kind} ${r.backend} ${r.state}`))}; ` +
+              `keepers ${status.keepers.map((k) => `${k.address}${k.alive ? "" : " dead"} [${k.slice.length}]`).join(", ")}`,
+          )
+          .join(" | "),
+      );
     },
     { timeoutMs, intervalMs: 50 },
   );
