@@ -229,8 +229,13 @@ export class Keeper {
 
   status() {
     const now = performance.now();
+    // A dead keeper owns nothing, whatever its last beat claimed.
     const sliceOf = (keeper: string): string[] =>
-      keeper === this.self ? [...this.#slice] : [...(this.peers.beatOf(keeper)?.slice ?? [])];
+      keeper === this.self
+        ? [...this.#slice]
+        : this.peers.isLive(keeper, now)
+          ? [...(this.peers.beatOf(keeper)?.slice ?? [])]
+          : [];
     return {
       keeper: this.name,
       address: this.self,
@@ -397,7 +402,8 @@ export class Keeper {
     const sentAt = performance.now();
     let reply: KeeperBeat__Output;
     try {
-      reply = await this.#peerChannels.get(peer)!.beat(this.#beatMessage(), this.timing.probeTimeoutMs);
+      // A beat may take up to an interval: a slow peer is not a dead one, and the fence waits for it.
+      reply = await this.#peerChannels.get(peer)!.beat(this.#beatMessage(), this.timing.heartbeatIntervalMs);
     } catch {
       return false;
     }

@@ -17,7 +17,7 @@ import {
 } from "../support/index.js";
 import { expectThreeCompleteCopies, type WrittenData, waitForFinishedLog } from "./copies.js";
 
-const RUNS = Number(process.env.DEBUG_RUNS ?? 20);
+const RUNS = 20;
 const BINS_PER_RUN = 6;
 const KEYS_PER_BIN = 25;
 /** Generous: on a loaded machine a rejoin (backend fill and slice hand-back) has taken 26 s. */
@@ -89,9 +89,6 @@ it(`the successor finishes a repair whose keeper was killed at a random point ($
       await after(random() * 1500);
     }
     await running.killKeeper(ownerIndex);
-    console.info(
-      `DEBUG run ${run} killed keeper ${ownerIndex} at ${Math.round(performance.now() - startedAt)}`,
-    );
     const survivors = await waitForKeepersSettled(https(), { [victim]: "dead" }, SETTLE_MS);
 
     await expectThreeCompleteCopies(ring, (id) => id !== victim, data);
@@ -100,10 +97,8 @@ it(`the successor finishes a repair whose keeper was killed at a random point ($
       recoveredIn.push(run);
     }
 
-    console.info(`DEBUG run ${run} settled/checked at ${Math.round(performance.now() - startedAt)}`);
     await Promise.all([running.restart(victim, { redis: "old" }), running.startKeeper(ownerIndex)]);
     await waitForKeepersSettled(https(), allReady, SETTLE_MS);
-    console.info(`DEBUG run ${run} restored at ${Math.round(performance.now() - startedAt)}`);
   }
   await expectThreeCompleteCopies(ring, () => true, data);
   // Some kills must have landed between the commit point and the end of the copy.
@@ -112,4 +107,4 @@ it(`the successor finishes a repair whose keeper was killed at a random point ($
     `keeper failover: ${RUNS} runs in ${Math.round(performance.now() - startedAt)} ms; the successor finished a recorded repair in runs ${JSON.stringify(recoveredIn)}`,
   );
   await client.close();
-}, 240_000);
+}, 300_000);
