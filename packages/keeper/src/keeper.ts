@@ -12,11 +12,12 @@
 //
 // Readiness leases. The owner renews the leases of its ready backends; every
 // other keeper renews them too, for the incarnation the owner vouches for,
-// while the owner publishes them ready. So when an owner dies, leases never
-// lapse while its successor takes over. An owner declares a backend dead only
-// once no lease on it may run: its own has lapsed, and every live keeper has
-// answered a beat that showed the backend suspect (after which it stops
-// renewing) with its last renewal older than a lease.
+// while the view shows them ready and the owner does not withhold them (its
+// beats list the backends it does not see ready). So when an owner dies,
+// leases never lapse while its successor takes over. An owner declares a
+// backend dead only once no lease on it may run: its own has lapsed, and every
+// live keeper has answered a beat that showed the backend withheld (after
+// which it renews it no more) with its last renewal older than a lease.
 import { randomUUID } from "node:crypto";
 import { BackendChannel } from "@binring/client";
 import {
