@@ -150,6 +150,8 @@ export class Keeper {
   }[] = [];
   /** Largest clock read from this slice's backends: carried by beats. */
   #sliceMaxClock = 0n;
+  /** Largest clock this slice has been raised to: a beat above it triggers a raise at once. */
+  #clockTarget = 0n;
   #timers: NodeJS.Timeout[] = [];
   #stopped = false;
   #heartbeating = false;
@@ -383,7 +385,7 @@ export class Keeper {
     if (this.#view.merge(wireToBigint(beat.epoch), published) !== "unchanged") {
       this.#logger.debug({ epoch: this.#view.epoch.toString(), from: beat.keeper }, "view merged");
     }
-    if (peer.maxClock > this.#sliceMaxClock) void this.#clockSyncRound();
+    if (peer.maxClock > this.#clockTarget) void this.#clockSyncRound();
     this.#refreshSlice();
   }
 
@@ -964,12 +966,14 @@ export class Keeper {
     );
     let sliceMax = 0n;
     for (const clock of clocks) if (clock !== undefined && clock > sliceMax) sliceMax = clock;
+    const peersMax = this.peers.maxClock(performance.now());
     if (sliceMax > this.#sliceMaxClock) {
       this.#sliceMaxClock = sliceMax;
-      void this.#beatRound();
+      // Only a new largest clock of the cluster is worth a beat now; anything less, peers already have.
+      if (sliceMax > peersMax) void this.#beatRound();
     }
-    const peersMax = this.peers.maxClock(performance.now());
     const highest = peersMax > sliceMax ? peersMax : sliceMax;
+    if (highest > this.#clockTarget) this.#clockTarget = highest;
     await Promise.all(
       slice.map((address, i) =>
         clocks[i] !== undefined && clocks[i]! < highest
