@@ -75,11 +75,15 @@ export class BackendHealth {
     return "steady";
   }
 
-  /** Records a miss. Returns "died" when the backend is now to be declared dead. */
-  missed(now: number, missesToDead: number, leaseMs: number): "died" | "alive" {
+  /**
+   * Records a miss. Returns "died" when the backend is now to be declared
+   * dead: enough misses, and no lease on it may still run — neither this
+   * keeper's nor, as `othersLapsed` tells, one another keeper renewed.
+   */
+  missed(now: number, missesToDead: number, leaseMs: number, othersLapsed = true): "died" | "alive" {
     this.misses++;
     if (this.state === "dead") return "alive";
-    const leaseLapsed = now - Math.max(this.lastGrantAt, this.lastAnswerAt) > leaseMs;
+    const leaseLapsed = othersLapsed && now - Math.max(this.lastGrantAt, this.lastAnswerAt) > leaseMs;
     if (this.misses >= missesToDead && leaseLapsed) {
       this.setState("dead", `${this.misses} probes missed`);
       return "died";

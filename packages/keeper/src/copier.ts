@@ -20,6 +20,8 @@ export interface CopyContext {
   batchSize: number;
   logger: Logger;
   progress: CopyProgress;
+  /** Checked between batches: true stops the copy (this keeper no longer owns the work). */
+  stop?: () => boolean;
 }
 
 /** Copies one task; resolves true when at least one source was copied completely. */
@@ -47,6 +49,7 @@ async function copyFrom(source: string, task: CopyTask, context: CopyContext): P
   let failure: unknown;
   for await (const entries of context.channel(source).scan(task.ranges, context.batchSize, 600_000)) {
     if (failure) throw failure;
+    if (context.stop?.()) throw new Error("copy stopped: the work was handed over");
     const apply: Promise<void> = target.apply(entries, context.epoch(), 60_000).then(
       () => {
         context.progress.entriesCopied += entries.length;

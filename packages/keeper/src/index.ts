@@ -1,6 +1,10 @@
-// @binring/keeper: liveness, clock convergence, repair, and the cluster view.
+// @binring/keeper: liveness, clock convergence, repair, the cluster view, and the keeper ring.
 export { BackendHealth, type HealthState, type ProbeReply } from "./backend-health.js";
+export { type Intent, IntentLog, KEEPER_LOG_BIN, type LogContents } from "./intent-log.js";
 export { type ClusterViewSnapshot, Keeper, type KeeperOptions, type ViewEntry } from "./keeper.js";
 export { DEFAULT_KEEPER_TIMING, type KeeperTiming, parseKeeperTiming } from "./keeper-options.js";
+export { KeeperPeers, type PeerBeat } from "./keeper-peers.js";
+export { KEEPER_VIRTUAL_NODES, KeeperRing, MAX_KEEPERS } from "./keeper-ring.js";
 export { type CopyTask, type DropTask, planCopies, planDrops } from "./repair-plan.js";
+export { type PublishedState, SharedView } from "./shared-view.js";
 export { type RunningKeeper, type StartKeeperOptions, startKeeper } from "./start-keeper.js";

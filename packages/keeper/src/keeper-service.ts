@@ -1,16 +1,7 @@
-// The Keeper gRPC service: the cluster view for clients, status for operators.
-import { type BackendState, bigintToWire, type KeeperHandlers, loadProtocol } from "@binring/core";
+// The Keeper gRPC service: the cluster view for clients, status for operators, beats between keepers.
+import { bigintToWire, type KeeperHandlers, loadProtocol } from "@binring/core";
 import type * as grpc from "@grpc/grpc-js";
-import type { HealthState } from "./backend-health.js";
-import type { Keeper } from "./keeper.js";
-
-const STATE_TO_WIRE: Record<HealthState, BackendState> = {
-  unknown: "BACKEND_STATE_UNKNOWN",
-  ready: "BACKEND_STATE_READY",
-  suspect: "BACKEND_STATE_SUSPECT",
-  dead: "BACKEND_STATE_DEAD",
-  filling: "BACKEND_STATE_FILLING",
-};
+import { type Keeper, STATE_TO_WIRE } from "./keeper.js";
 
 export function addKeeperService(server: grpc.Server, keeper: Keeper): void {
   const handlers: KeeperHandlers = {
@@ -23,6 +14,9 @@ export function addKeeperService(server: grpc.Server, keeper: Keeper): void {
     },
     Status: (_call, callback) => {
       callback(null, { json: JSON.stringify(keeper.status()) });
+    },
+    Beat: (call, callback) => {
+      callback(null, keeper.onBeat(call.request));
     },
   };
   server.addService(loadProtocol().Keeper.service, handlers);

@@ -1,33 +1,56 @@
-// A keeper: probes the backends it is responsible for, keeps their clocks
-// converged, serves the cluster view, and repairs. Every change of a backend's
-// state bumps the view epoch; before any copy starts, the new epoch is pushed
-// to every live backend, so no writer can keep using an older replica set.
+// A keeper: one of up to sixteen, each owning a slice of the backends (its
+// stretch of the keeper ring, keeper-ring.ts). It probes every backend, but
+// changes the state of, repairs and fills only the backends of its slice; it
+// beats the other keepers every interval, merging their views into one
+// (shared-view.ts) and taking over the slice of any keeper that falls silent,
+// and handing it back when that keeper returns.
 //
-// Repair after a death and fill after a rejoin are one mechanism: plan the
-// copies between the live set before the change and the live set now
-// (repair-plan.ts), then copy the union of every live holder to each backend
-// that became a replica. A backend that rejoins is in placement for writes
-// from the moment it is "filling", and is granted readiness only once its
-// copies are complete.
+// Every state change that needs copying is committed first: the intent is
+// recorded on the backends (intent-log.ts), then the state is published, then
+// the work runs, then the intent is marked done. A keeper that gains backends
+// reads the log and finishes their unfinished intents before any new work.
+//
+// Readiness leases. The owner renews the leases of its ready backends; every
+// other keeper renews them too, for the incarnation the owner vouches for,
+// while the view shows them ready and the owner does not withhold them (its
+// beats list the backends it does not see ready). So when an owner dies,
+// leases never lapse while its successor takes over. An owner declares a
+// backend dead only once no lease on it may run: its own has lapsed, and every
+// live keeper has answered a beat that showed the backend withheld (after
+// which it renews it no more) with its last renewal older than a lease.
+import { randomUUID } from "node:crypto";
 import { BackendChannel } from "@binring/client";
 import {
+  type BackendState,
   bigintToWire,
   HashRing,
   type HeartbeatReply__Output,
   type HeartbeatRequest,
+  type KeeperBeat,
+  type KeeperBeat__Output,
   ringMembers,
+  wireToBigint,
 } from "@binring/core";
 import { type Logger, pino } from "pino";
 import { BackendHealth, type HealthState, type ProbeReply } from "./backend-health.js";
 import { type CopyProgress, copyTask } from "./copier.js";
+import { type Intent, IntentLog, KEEPER_LOG_BIN } from "./intent-log.js";
 import { type KeeperTiming, parseKeeperTiming } from "./keeper-options.js";
+import { KeeperPeers, type PeerBeat } from "./keeper-peers.js";
+import { KeeperRing } from "./keeper-ring.js";
+import { PeerChannel } from "./peer-channel.js";
 import { planCopies, planDrops } from "./repair-plan.js";
+import { type PublishedState, SharedView } from "./shared-view.js";
 
 export interface KeeperOptions {
   /** Every backend of the cluster (host:port). */
   backends: string[];
   /** Zone of each backend, as in the cluster file: placement must match the clients'. @default {} */
   zones?: Record<string, string>;
+  /** Every keeper of the cluster (host:port), this one included. @default [name] */
+  keepers?: string[];
+  /** This keeper's position in `keepers`. @default 0 */
+  index?: number;
   /** This keeper's name in logs and status. @default "keeper" */
   name?: string;
   timing?: Partial<KeeperTiming>;
@@ -47,12 +70,16 @@ export interface ClusterViewSnapshot {
 
 /** Work queued by a change of the live set. */
 interface RepairJob {
+  /** The id of its intent in the keeper log. */
+  id: string;
   kind: "repair" | "fill";
   /** The backend that died (repair) or is being filled (fill). */
   backend: string;
   /** Backends in placement before the change. */
   wasLive: ReadonlySet<string>;
   attempts: number;
+  /** Found unfinished in the log when this keeper took the backend over. */
+  recovered: boolean;
 }
 
 interface RunningRepair {
@@ -63,33 +90,107 @@ interface RunningRepair {
 
 const RETRY_PAUSE_MS = 1000;
 
+/**
+ * Every this many heartbeat rounds a keeper reads the log again for its whole
+ * slice: an intent recorded by a keeper that lost the backend in a race with
+ * its successor's first read is finished then, not left undone.
+ */
+const LOG_SWEEP_ROUNDS = 10;
+
+export const STATE_TO_WIRE: Record<HealthState, BackendState> = {
+  unknown: "BACKEND_STATE_UNKNOWN",
+  ready: "BACKEND_STATE_READY",
+  suspect: "BACKEND_STATE_SUSPECT",
+  dead: "BACKEND_STATE_DEAD",
+  filling: "BACKEND_STATE_FILLING",
+};
+
+const WIRE_TO_STATE = new Map(
+  Object.entries(STATE_TO_WIRE).map(([state, wire]) => [wire, state as HealthState]),
+);
+
 export class Keeper {
   readonly name: string;
+  /** This keeper's address: its entry in the cluster file. */
+  readonly self: string;
+  readonly incarnation = randomUUID();
   readonly timing: KeeperTiming;
   readonly ring: HashRing;
+  readonly keeperRing: KeeperRing;
+  readonly peers: KeeperPeers;
+  readonly #backends: string[];
+  readonly #view: SharedView;
   readonly #logger: Logger;
+  readonly #log: IntentLog;
   readonly #health = new Map<string, BackendHealth>();
   readonly #channels = new Map<string, BackendChannel>();
-  #epoch = 0n;
-  #bootstrapped = false;
+  readonly #peerChannels = new Map<string, PeerChannel>();
+  /** The backends this keeper owns now; recomputed on every round and beat. */
+  #slice = new Set<string>();
+  /** Backends gained whose unfinished intents have not been read from the log yet. */
+  readonly #toRecover = new Set<string>();
+  #recovering: Promise<void> | undefined;
+  /** State changes decided but not yet committed: their intent is still to be recorded. */
+  readonly #uncommitted = new Map<string, RepairJob>();
+  /** Backend of this slice -> since when it is withheld (not ready here); absent while ready. */
+  readonly #withheldSince = new Map<string, number>();
+  /**
+   * Backend of this slice -> peer -> its answer to a beat that showed the
+   * backend withheld: when the beat was sent, and when the peer last renewed
+   * the backend's lease (it renews no more once it saw it withheld).
+   */
+  readonly #quiet = new Map<string, Map<string, { sentAt: number; lastGrant: number }>>();
   #jobs: RepairJob[] = [];
   #running: RunningRepair | undefined;
-  #completed: { kind: string; backend: string; entries: number; ms: number }[] = [];
+  #runner = false;
+  #completed: {
+    id: string;
+    kind: string;
+    backend: string;
+    entries: number;
+    ms: number;
+    recovered: boolean;
+  }[] = [];
+  /** Largest clock read from this slice's backends: carried by beats. */
+  #sliceMaxClock = 0n;
+  /** Largest clock this slice has been raised to: a beat above it triggers a raise at once. */
+  #clockTarget = 0n;
   #timers: NodeJS.Timeout[] = [];
   #stopped = false;
   #heartbeating = false;
+  #beating = false;
   #syncing = false;
+  #syncAgain = false;
+  /** When the last heartbeat round started (ms); 0 before the first. */
+  #lastRoundAt = 0;
+  #rounds = 0;
 
   constructor(options: KeeperOptions) {
     this.name = options.name ?? "keeper";
+    const keepers = options.keepers ?? [this.name];
+    const index = options.index ?? 0;
+    this.self = keepers[index]!;
+    if (this.self === undefined)
+      throw new Error(`keeper index ${index} is not in the ${keepers.length} keepers`);
     this.timing = parseKeeperTiming(options.timing);
     this.#logger = options.logger ?? pino({ level: "silent" });
+    this.#backends = [...options.backends];
     this.ring = new HashRing(ringMembers(options.backends, options.zones));
+    this.keeperRing = new KeeperRing(keepers);
     const now = performance.now();
+    this.peers = new KeeperPeers(
+      this.self,
+      keepers,
+      this.timing.missesToDead * this.timing.heartbeatIntervalMs,
+      now,
+    );
+    this.#view = new SharedView(this.self, index);
     for (const address of options.backends) {
       this.#health.set(address, new BackendHealth(address, this.#logger, now));
       this.#channels.set(address, new BackendChannel(address, { callTimeoutMs: this.timing.probeTimeoutMs }));
     }
+    for (const peer of this.peers.addresses) this.#peerChannels.set(peer, new PeerChannel(peer));
+    this.#log = new IntentLog((address) => this.#channels.get(address)!, 2000);
   }
 
   start(): void {
@@ -100,7 +201,9 @@ export class Keeper {
       this.#timers.push(timer);
     };
     every(this.timing.heartbeatIntervalMs, () => this.#heartbeatRound());
+    every(this.timing.heartbeatIntervalMs, () => this.#beatRound());
     every(this.timing.clockSyncIntervalMs, () => this.#clockSyncRound());
+    void this.#beatRound();
     void this.#heartbeatRound();
   }
 
@@ -108,166 +211,508 @@ export class Keeper {
     this.#stopped = true;
     for (const timer of this.#timers) clearInterval(timer);
     for (const channel of this.#channels.values()) channel.close();
+    for (const channel of this.#peerChannels.values()) channel.close();
   }
 
   get epoch(): bigint {
-    return this.#epoch;
+    return this.#view.epoch;
   }
 
+  get slice(): ReadonlySet<string> {
+    return this.#slice;
+  }
+
+  /** The merged view: every backend's published state (unknown until its owner published one). */
   view(): ClusterViewSnapshot {
     return {
-      epoch: this.#epoch,
-      backends: [...this.#health.values()].map(({ address, state }) => ({ address, state })),
+      epoch: this.#view.epoch,
+      backends: this.#backends.map((address) => ({
+        address,
+        state: this.#view.get(address)?.state ?? "unknown",
+      })),
     };
   }
 
   status() {
     const now = performance.now();
+    // A dead keeper owns nothing, whatever its last beat claimed.
+    const sliceOf = (keeper: string): string[] =>
+      keeper === this.self
+        ? [...this.#slice]
+        : this.peers.isLive(keeper, now)
+          ? [...(this.peers.beatOf(keeper)?.slice ?? [])]
+          : [];
     return {
       keeper: this.name,
-      epoch: this.#epoch.toString(),
-      bootstrapped: this.#bootstrapped,
-      backends: [...this.#health.values()].map((health) => ({
-        address: health.address,
-        state: health.state,
-        misses: health.misses,
-        clock: health.last?.clock.toString() ?? null,
-        keys: health.last?.keys ?? null,
-        lists: health.last?.lists ?? null,
-        bins: health.last?.bins ?? null,
-        lastAnswerMsAgo: Math.round(now - health.lastAnswerAt),
+      address: this.self,
+      epoch: this.#view.epoch.toString(),
+      keepers: this.keeperRing.keepers.map((address) => ({
+        address,
+        self: address === this.self,
+        alive: this.peers.isLive(address, now),
+        slice: sliceOf(address).sort(),
+        working: address === this.self ? this.#working() : [...(this.peers.beatOf(address)?.working ?? [])],
       })),
+      backends: this.#backends.map((address) => {
+        const health = this.#health.get(address)!;
+        const owner = this.keeperRing.keepers.find((keeper) => sliceOf(keeper).includes(address)) ?? null;
+        return {
+          address,
+          // Its owner's own view of it (suspect shows there); the view as published elsewhere.
+          state: this.#slice.has(address) ? health.state : (this.#view.get(address)?.state ?? "unknown"),
+          owner,
+          misses: health.misses,
+          clock: health.last?.clock.toString() ?? null,
+          keys: health.last?.keys ?? null,
+          lists: health.last?.lists ?? null,
+          bins: health.last?.bins ?? null,
+          lastAnswerMsAgo: Math.round(now - health.lastAnswerAt),
+        };
+      }),
       repairs: [
         ...(this.#running
           ? [
               {
+                id: this.#running.job.id,
                 kind: this.#running.job.kind,
                 backend: this.#running.job.backend,
                 state: "running",
+                recovered: this.#running.job.recovered,
                 runningMs: Math.round(now - this.#running.startedAt),
                 ...this.#running.progress,
               },
             ]
           : []),
-        ...this.#jobs.map((job) => ({ kind: job.kind, backend: job.backend, state: "queued" })),
+        ...this.#jobs.map((job) => ({ id: job.id, kind: job.kind, backend: job.backend, state: "queued" })),
+        ...[...this.#uncommitted.values()].map((job) => ({
+          id: job.id,
+          kind: job.kind,
+          backend: job.backend,
+          state: "committing",
+        })),
+        ...[...this.#toRecover].map((backend) => ({
+          kind: "recovery",
+          backend,
+          state: "reading the keeper log",
+        })),
       ],
       completedRepairs: this.#completed.slice(-10),
     };
   }
 
-  #isLive(address: string): boolean {
-    return this.#health.get(address)?.state !== "dead";
+  // ---- beats between keepers ----
+
+  /** A beat from a peer: merge it, and answer with ours. */
+  onBeat(beat: KeeperBeat__Output): KeeperBeat {
+    this.#takeBeat(beat, performance.now());
+    return this.#beatMessage();
   }
+
+  #beatMessage(): KeeperBeat {
+    const now = performance.now();
+    return {
+      keeper: this.self,
+      incarnation: this.incarnation,
+      epoch: bigintToWire(this.#view.epoch),
+      backends: this.#view.entries().map(([address, published]) => ({
+        address,
+        state: STATE_TO_WIRE[published.state],
+        version: bigintToWire(published.version),
+        incarnation: published.incarnation,
+        by: published.by,
+      })),
+      slice: [...this.#slice],
+      working: this.#working(),
+      maxClock: bigintToWire(this.#sliceMaxClock),
+      withheld: this.#withheld(),
+      grants: [...this.#health.values()]
+        .filter((health) => health.lastGrantAt > Number.NEGATIVE_INFINITY)
+        .map((health) => ({
+          backend: health.address,
+          ageMs: String(Math.max(0, Math.ceil(now - health.lastGrantAt))),
+        })),
+    };
+  }
+
+  /** Backends of this slice not ready as this keeper sees them: no other keeper may renew their leases. */
+  #withheld(): string[] {
+    const now = performance.now();
+    for (const backend of this.#slice) this.#noteWithheld(backend, now);
+    return [...this.#withheldSince.keys()];
+  }
+
+  /** Starts or ends a backend's withheld episode; answers from an earlier episode never count. */
+  #noteWithheld(backend: string, now: number): void {
+    const ready = this.#health.get(backend)!.state === "ready";
+    if (!ready && this.#slice.has(backend)) {
+      if (!this.#withheldSince.has(backend)) this.#withheldSince.set(backend, now);
+    } else {
+      this.#withheldSince.delete(backend);
+      this.#quiet.delete(backend);
+    }
+  }
+
+  #working(): string[] {
+    return [
+      ...new Set([
+        ...(this.#running ? [this.#running.job.backend] : []),
+        ...this.#jobs.map((job) => job.backend),
+        ...this.#uncommitted.keys(),
+        ...this.#toRecover,
+      ]),
+    ];
+  }
+
+  #takeBeat(beat: KeeperBeat__Output, now: number): void {
+    const peer: PeerBeat = {
+      incarnation: beat.incarnation,
+      slice: new Set(beat.slice),
+      working: new Set(beat.working),
+      maxClock: wireToBigint(beat.maxClock),
+      grantAges: new Map(beat.grants.map((grant) => [grant.backend, Number(grant.ageMs)])),
+      withheld: new Set(beat.withheld),
+    };
+    if (this.peers.heard(beat.keeper, peer, now))
+      this.#logger.info({ peer: beat.keeper }, "keeper restarted");
+    const published = new Map<string, PublishedState>();
+    for (const entry of beat.backends) {
+      const state = WIRE_TO_STATE.get(entry.state);
+      if (!state || !this.#health.has(entry.address)) continue;
+      published.set(entry.address, {
+        state,
+        version: wireToBigint(entry.version),
+        incarnation: entry.incarnation,
+        by: entry.by,
+      });
+    }
+    if (this.#view.merge(wireToBigint(beat.epoch), published) !== "unchanged") {
+      this.#logger.debug({ epoch: this.#view.epoch.toString(), from: beat.keeper }, "view merged");
+    }
+    if (peer.maxClock > this.#clockTarget) void this.#clockSyncRound();
+    this.#refreshSlice();
+  }
+
+  async #beatRound(): Promise<void> {
+    if (this.#beating || this.#stopped) return;
+    this.#beating = true;
+    try {
+      await Promise.all(this.peers.addresses.map((peer) => this.#beatPeer(peer)));
+    } finally {
+      this.#beating = false;
+    }
+  }
+
+  /** Beats one peer; resolves true once its answer (taken after it merged our view) is merged here. */
+  async #beatPeer(peer: string): Promise<boolean> {
+    const withheld = this.#withheld();
+    const sentAt = performance.now();
+    let reply: KeeperBeat__Output;
+    try {
+      // A beat may take up to an interval: a slow peer is not a dead one, and the fence waits for it.
+      reply = await this.#peerChannels.get(peer)!.beat(this.#beatMessage(), this.timing.heartbeatIntervalMs);
+    } catch {
+      return false;
+    }
+    const now = performance.now();
+    if (reply.keeper !== peer) return false;
+    this.#takeBeat(reply, now);
+    // The peer saw these backends withheld before it answered, so it renews them no more:
+    // its last renewal, as it reports it, bounds every lease it gave them.
+    for (const backend of withheld) {
+      const age = reply.grants.find((grant) => grant.backend === backend)?.ageMs;
+      let quiet = this.#quiet.get(backend);
+      if (!quiet) {
+        quiet = new Map();
+        this.#quiet.set(backend, quiet);
+      }
+      quiet.set(peer, {
+        sentAt,
+        lastGrant: age === undefined ? Number.NEGATIVE_INFINITY : now - Number(age),
+      });
+    }
+    return true;
+  }
+
+  /**
+   * No lease another live keeper gave this backend may still run. Only
+   * answers to beats sent while it was withheld count, and they are dropped
+   * whenever it is seen ready again (other keepers then renew it again).
+   */
+  #othersLapsed(backend: string, now: number): boolean {
+    const since = this.#withheldSince.get(backend);
+    const quiet = this.#quiet.get(backend);
+    return this.peers.livePeers(now).every((peer) => {
+      const answer = quiet?.get(peer);
+      return (
+        since !== undefined &&
+        answer !== undefined &&
+        answer.sentAt >= since &&
+        now - answer.lastGrant > this.timing.leaseMs
+      );
+    });
+  }
+
+  /** Recomputes this keeper's slice; adopts what it gains, and reads the log for it before new work. */
+  #refreshSlice(): void {
+    const next = this.peers.ownedSlice(this.keeperRing, this.#backends, performance.now());
+    const gained = [...next].filter((backend) => !this.#slice.has(backend));
+    const lost = [...this.#slice].filter((backend) => !next.has(backend));
+    if (gained.length === 0 && lost.length === 0) return;
+    this.#slice = next;
+    this.#logger.info({ gained, lost, slice: [...next] }, "slice changed");
+    for (const backend of lost) {
+      this.#uncommitted.delete(backend);
+      this.#toRecover.delete(backend);
+      this.#noteWithheld(backend, performance.now());
+    }
+    this.#jobs = this.#jobs.filter((job) => next.has(job.backend));
+    for (const backend of gained) {
+      const published = this.#view.get(backend);
+      this.#health.get(backend)!.setState(published?.state ?? "unknown", "taken over");
+      this.#toRecover.add(backend);
+    }
+    if (gained.length > 0) this.#recover();
+  }
+
+  // ---- the commit point and recovery ----
+
+  /** Where intents are recorded: the log bin's replicas among the backends that answer now. */
+  #logTargets(): string[] {
+    const live = this.#liveSet();
+    return this.ring.replicasFor(KEEPER_LOG_BIN, (id) => live.has(id) && this.#health.get(id)!.misses === 0);
+  }
+
+  /** Reads the log for the backends gained, and queues their unfinished intents ahead of any other work. */
+  #recover(): void {
+    if (this.#recovering) return;
+    this.#recovering = (async () => {
+      while (this.#toRecover.size > 0 && !this.#stopped) {
+        const backends = new Set(this.#toRecover);
+        const sources = this.#backends.filter((id) => this.#health.get(id)!.misses === 0);
+        try {
+          const log = await this.#log.read(sources);
+          const unfinished = log.intents
+            .filter((intent) => !log.done.has(intent.id) && backends.has(intent.backend))
+            .sort((a, b) => a.at - b.at);
+          for (const backend of backends) this.#toRecover.delete(backend);
+          const queued = new Set([
+            ...this.#jobs.map((job) => job.id),
+            ...(this.#running ? [this.#running.job.id] : []),
+          ]);
+          const recovered = unfinished
+            .filter((intent) => this.#slice.has(intent.backend) && !queued.has(intent.id))
+            .map((intent) => jobFromIntent(intent));
+          this.#jobs.unshift(...recovered);
+          if (recovered.length === 0) continue;
+          this.#logger.info(
+            { backends: [...backends], unfinished: recovered.map((job) => `${job.kind} ${job.backend}`) },
+            "read the keeper log for the backends taken over",
+          );
+        } catch (error) {
+          this.#logger.warn({ err: (error as Error).message }, "keeper log unreadable; will retry");
+          await pause(RETRY_PAUSE_MS);
+        }
+      }
+    })().finally(() => {
+      this.#recovering = undefined;
+      void this.#runJobs();
+    });
+  }
+
+  /** Records the intents of decided changes, then publishes the changes and queues their work. */
+  async #commit(): Promise<void> {
+    for (const [backend, job] of [...this.#uncommitted]) {
+      const intent: Intent = {
+        id: job.id,
+        kind: job.kind,
+        backend,
+        wasLive: [...job.wasLive],
+        by: this.self,
+        at: Date.now(),
+      };
+      const targets = this.#logTargets();
+      const recorded = await this.#log.record(intent, targets);
+      if (this.#uncommitted.get(backend) !== job) {
+        // Handed over while it was being recorded: never published, so no work is owed; say so in the log.
+        if (recorded > 0) await this.#log.complete(job.id, targets);
+        continue;
+      }
+      if (recorded === 0) {
+        this.#logger.warn({ backend, job: job.kind }, "could not record the intent; will retry");
+        continue;
+      }
+      this.#uncommitted.delete(backend);
+      this.#publish(backend, `${job.kind} committed`);
+      this.#enqueue(job);
+    }
+  }
+
+  /** Publishes this keeper's state of one of its backends, under a new epoch. */
+  #publish(backend: string, reason: string): void {
+    const health = this.#health.get(backend)!;
+    const state = publishedState(health.state);
+    const epoch = this.#view.publish(backend, state, health.last?.incarnation ?? "");
+    this.#logger.info({ epoch: epoch.toString(), backend, state, reason }, "view changed");
+    void this.#beatRound();
+  }
+
+  /** Publishes every backend of the slice whose state moved without needing copies (bootstrap, a new incarnation). */
+  #publishChanges(): void {
+    for (const backend of this.#slice) {
+      const health = this.#health.get(backend)!;
+      if (this.#uncommitted.has(backend) || health.state === "unknown") continue;
+      const published = this.#view.get(backend);
+      if (
+        published?.state !== publishedState(health.state) ||
+        published.incarnation !== (health.last?.incarnation ?? "")
+      ) {
+        this.#publish(backend, "state changed");
+      }
+    }
+  }
+
+  // ---- probing backends ----
 
   #liveSet(): Set<string> {
-    return new Set([...this.#health.keys()].filter((address) => this.#isLive(address)));
-  }
-
-  /** Records a change of the view: a new epoch, pushed to backends by the next heartbeat. */
-  #changed(reason: string): void {
-    this.#epoch++;
-    this.#logger.info({ epoch: this.#epoch.toString(), reason }, "view changed");
+    return new Set(this.#backends.filter((address) => this.#view.get(address)?.state !== "dead"));
   }
 
   #heartbeat(address: string, request: HeartbeatRequest, timeoutMs = this.timing.probeTimeoutMs) {
     return this.#channels
       .get(address)!
-      .heartbeat({ epoch: bigintToWire(this.#epoch), ...request }, timeoutMs);
+      .heartbeat({ epoch: bigintToWire(this.#view.epoch), ...request }, timeoutMs);
   }
 
   async #heartbeatRound(): Promise<void> {
     if (this.#heartbeating || this.#stopped) return;
     this.#heartbeating = true;
     try {
+      const now = performance.now();
+      // Stalled (paused) long enough that peers may have taken our slice over: hear from them before acting.
+      if (
+        this.#lastRoundAt > 0 &&
+        now - this.#lastRoundAt > this.peers.deadAfterMs - this.timing.heartbeatIntervalMs
+      ) {
+        this.#logger.warn(
+          { stalledMs: Math.round(now - this.#lastRoundAt) },
+          "keeper stalled; beating its peers first",
+        );
+        this.peers.presumeLive(now);
+        await this.#beatRound();
+      }
+      this.#lastRoundAt = now;
+      this.#refreshSlice();
+      if (++this.#rounds % LOG_SWEEP_ROUNDS === 0 && this.#slice.size > 0) {
+        for (const backend of this.#slice) this.#toRecover.add(backend);
+        this.#recover();
+      }
       await Promise.all([...this.#health.values()].map((health) => this.#probe(health)));
-      if (!this.#bootstrapped) this.#bootstrap();
+      this.#bootstrap();
+      await this.#commit();
+      this.#publishChanges();
     } finally {
       this.#heartbeating = false;
     }
   }
 
   async #probe(health: BackendHealth): Promise<void> {
-    const renew = (health.state === "ready" || health.state === "suspect") && health.last !== undefined;
-    const revoke = health.state === "filling" || health.state === "dead";
+    const owned = this.#slice.has(health.address);
+    const published = this.#view.get(health.address);
+    let renew: boolean;
+    let revoke = false;
+    let incarnation: string;
+    if (owned) {
+      renew = (health.state === "ready" || health.state === "suspect") && health.last !== undefined;
+      revoke = health.state === "filling" || health.state === "dead";
+      incarnation = health.last?.incarnation ?? "";
+    } else {
+      // A standby renewal: only while the owner publishes it ready and does not withhold it, and
+      // only for the incarnation the owner vouches for.
+      renew =
+        published?.state === "ready" &&
+        published.incarnation !== "" &&
+        !this.peers.withholds(health.address, performance.now());
+      incarnation = published?.incarnation ?? "";
+    }
     const sentAt = performance.now();
-    let reply: HeartbeatReply__Output;
+    let reply: HeartbeatReply__Output | undefined;
     try {
       reply = await this.#heartbeat(health.address, {
         readiness: renew ? "READINESS_READY" : revoke ? "READINESS_NOT_READY" : "READINESS_UNSPECIFIED",
         leaseMs: String(this.timing.leaseMs),
-        incarnation: health.last?.incarnation ?? "",
+        incarnation,
       });
     } catch {
-      this.#missed(health);
+      reply = undefined;
+    }
+    const now = performance.now();
+    if (!reply?.storeOk) {
+      if (owned && this.#slice.has(health.address)) this.#missed(health, now);
+      else health.misses++;
+      this.#noteWithheld(health.address, now);
       return;
     }
-    if (!reply.storeOk) {
-      this.#missed(health);
-      return;
-    }
-    if (renew && reply.incarnation === health.last?.incarnation) health.lastGrantAt = sentAt;
+    if (renew && reply.incarnation === incarnation) health.lastGrantAt = sentAt;
+    this.#view.observe(wireToBigint(reply.epoch));
     const probe = toProbeReply(reply);
-    if (!this.#bootstrapped) {
+    if (!owned || !this.#slice.has(health.address) || health.state === "unknown") {
       health.last = probe;
-      health.lastAnswerAt = performance.now();
+      health.lastAnswerAt = now;
       health.misses = 0;
       return;
     }
-    if (health.state === "unknown") {
-      health.last = probe;
-      health.lastAnswerAt = performance.now();
-      this.#startFill(health, "first answer after the keeper started");
-      return;
-    }
     const wasLive = this.#liveSet();
-    if (health.answered(probe, performance.now()) === "rejoined") {
-      this.#changed(`${health.address} rejoins`);
-      this.#enqueue({
-        kind: "fill",
-        backend: health.address,
-        wasLive: without(wasLive, health.address),
-        attempts: 0,
-      });
+    if (health.answered(probe, now) === "rejoined") {
+      this.#decide("fill", health.address, without(wasLive, health.address));
+    }
+    this.#noteWithheld(health.address, now);
+  }
+
+  #missed(health: BackendHealth, now: number): void {
+    const wasLive = this.#liveSet();
+    const othersLapsed = this.#othersLapsed(health.address, now);
+    if (health.missed(now, this.timing.missesToDead, this.timing.leaseMs, othersLapsed) === "died") {
+      this.#decide("repair", health.address, wasLive);
     }
   }
 
-  #missed(health: BackendHealth): void {
-    const wasLive = this.#liveSet();
-    if (health.missed(performance.now(), this.timing.missesToDead, this.timing.leaseMs) === "died") {
-      this.#changed(`${health.address} died`);
-      this.#enqueue({ kind: "repair", backend: health.address, wasLive, attempts: 0 });
-    }
-  }
-
-  #startFill(health: BackendHealth, reason: string): void {
-    const wasLive = without(this.#liveSet(), health.address);
-    health.setState("filling", reason);
-    this.#changed(`${health.address} filling`);
-    this.#enqueue({ kind: "fill", backend: health.address, wasLive, attempts: 0 });
+  /** A change that needs copies: committed (intent recorded) before it is published. */
+  #decide(kind: "repair" | "fill", backend: string, wasLive: ReadonlySet<string>): void {
+    this.#uncommitted.set(backend, {
+      id: `${Date.now().toString(36)}-${randomUUID().slice(0, 8)}`,
+      kind,
+      backend,
+      wasLive,
+      attempts: 0,
+      recovered: false,
+    });
   }
 
   /**
-   * After the first round: a fresh cluster (every backend that answered is
-   * empty and not ready) is made ready at once; otherwise ready backends stay
-   * ready and the others are filled first.
+   * Backends of the slice that no keeper has published yet (a fresh cluster,
+   * or every keeper restarted) and that answered: a fresh cluster (every
+   * backend that answered is empty and not ready, and nothing is published) is
+   * made ready at once; otherwise ready backends stay ready and the others are
+   * filled first.
    */
   #bootstrap(): void {
-    const answered = [...this.#health.values()].filter((health) => health.last !== undefined);
-    if (answered.length === 0) return;
-    let highest = 0n;
-    for (const health of answered) if (health.last!.epoch > highest) highest = health.last!.epoch;
-    this.#epoch = highest;
-    const fresh = answered.every((health) => !health.last!.ready && health.last!.bins === 0);
-    this.#bootstrapped = true;
-    for (const health of answered) {
+    const pending = [...this.#slice]
+      .map((address) => this.#health.get(address)!)
+      .filter((health) => health.state === "unknown" && health.last !== undefined);
+    if (pending.length === 0) return;
+    const answered = [...this.#health.values()].filter((health) => health.misses === 0 && health.last);
+    const fresh =
+      this.#view.isEmpty && answered.every((health) => !health.last!.ready && health.last!.bins === 0);
+    const wasLive = this.#liveSet();
+    for (const health of pending) {
       if (fresh || (health.last!.ready && !health.last!.needsFill)) {
         health.setState("ready", fresh ? "fresh cluster" : "ready before this keeper started");
         if (fresh) void this.#grant(health, true);
       } else {
-        this.#startFill(health, "not ready when this keeper started");
+        health.setState("filling", "not ready when this keeper took it");
+        this.#decide("fill", health.address, without(wasLive, health.address));
       }
     }
-    this.#changed(fresh ? "bootstrapped a fresh cluster" : "keeper started");
   }
 
   /** Grants readiness now (after a fill, or at bootstrap), to the incarnation last seen. */
@@ -289,39 +734,69 @@ export class Keeper {
     }
   }
 
+  // ---- repair and fill ----
+
   #enqueue(job: RepairJob): void {
     this.#jobs.push(job);
     void this.#runJobs();
   }
 
   async #runJobs(): Promise<void> {
-    if (this.#running) return;
-    while (!this.#stopped) {
-      const job = this.#jobs.shift();
-      if (!job) return;
-      const progress: CopyProgress = { entriesCopied: 0, tasksDone: 0, tasksTotal: 0 };
-      this.#running = { job, startedAt: performance.now(), progress };
-      try {
-        const done = await this.#runJob(job, progress);
-        if (!done && !this.#stopped) {
-          await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
-          this.#jobs.push({ ...job, attempts: job.attempts + 1 });
+    if (this.#runner) return;
+    this.#runner = true;
+    try {
+      while (!this.#stopped) {
+        if (this.#recovering) await this.#recovering;
+        const job = this.#jobs.shift();
+        if (!job) return;
+        if (!this.#slice.has(job.backend)) continue;
+        const busy = this.peers.workingOn(job.backend, performance.now());
+        if (busy) {
+          // A hand-back in progress: the previous owner still runs this backend's work. Never both at once.
+          this.#logger.info(
+            { backend: job.backend, peer: busy },
+            "waiting for a peer to finish its work first",
+          );
+          this.#jobs.push(job);
+          await pause(RETRY_PAUSE_MS);
+          continue;
         }
-      } catch (error) {
-        this.#logger.error({ err: error, job: job.kind, backend: job.backend }, "repair failed; will retry");
-        this.#jobs.push({ ...job, attempts: job.attempts + 1 });
-      } finally {
-        this.#running = undefined;
+        const progress: CopyProgress = { entriesCopied: 0, tasksDone: 0, tasksTotal: 0 };
+        this.#running = { job, startedAt: performance.now(), progress };
+        try {
+          const outcome = await this.#runJob(job, progress);
+          if (outcome === "retry" && !this.#stopped) {
+            await pause(RETRY_PAUSE_MS);
+            this.#jobs.push({ ...job, attempts: job.attempts + 1 });
+          }
+        } catch (error) {
+          this.#logger.error(
+            { err: error, job: job.kind, backend: job.backend },
+            "repair failed; will retry",
+          );
+          this.#jobs.push({ ...job, attempts: job.attempts + 1 });
+        } finally {
+          this.#running = undefined;
+        }
       }
+    } finally {
+      this.#runner = false;
     }
   }
 
-  /** Returns false when it must be retried. */
-  async #runJob(job: RepairJob, progress: CopyProgress): Promise<boolean> {
+  async #runJob(job: RepairJob, progress: CopyProgress): Promise<"done" | "retry" | "handed over"> {
     const health = this.#health.get(job.backend)!;
-    if (job.kind === "fill" && health.state !== "filling") return true;
+    const stillMine = () => !this.#stopped && this.#slice.has(job.backend);
+    if (job.recovered) {
+      const log = await this.#log.read(this.#backends.filter((id) => this.#health.get(id)!.misses === 0));
+      if (log.done.has(job.id)) return "done";
+    }
+    if (job.kind === "fill" && health.state !== "filling") {
+      await this.#finish(job, progress, performance.now());
+      return "done";
+    }
     const startedAt = performance.now();
-    await this.#fence();
+    if (!(await this.#fence())) return "retry";
     const isLive = this.#liveSet();
     const tasks = planCopies(
       this.ring,
@@ -330,18 +805,27 @@ export class Keeper {
     ).filter((task) => job.kind === "repair" || task.target === job.backend);
     progress.tasksTotal = tasks.length;
     this.#logger.info(
-      { job: job.kind, backend: job.backend, tasks: tasks.length, attempt: job.attempts },
+      {
+        job: job.kind,
+        id: job.id,
+        backend: job.backend,
+        tasks: tasks.length,
+        attempt: job.attempts,
+        recovered: job.recovered,
+      },
       job.kind === "repair" ? "repair started" : "fill started",
     );
     let complete = true;
     for (const task of tasks) {
-      if (!this.#isLive(task.target)) continue;
+      if (!stillMine()) break;
+      if (!isLive.has(task.target) || this.#view.get(task.target)?.state === "dead") continue;
       const copied = await copyTask(task, {
         channel: (address) => this.#channels.get(address)!,
-        epoch: () => this.#epoch,
+        epoch: () => this.#view.epoch,
         batchSize: this.timing.copyBatchSize,
         logger: this.#logger,
         progress,
+        stop: () => !stillMine(),
       });
       if (copied) progress.tasksDone++;
       else complete = false;
@@ -357,20 +841,49 @@ export class Keeper {
         "repair progress",
       );
     }
-    if (!complete) return false;
+    if (!stillMine()) {
+      this.#logger.info(
+        { job: job.kind, id: job.id, backend: job.backend },
+        "backend handed over; its new owner finishes the work from the log",
+      );
+      return "handed over";
+    }
+    if (!complete) return "retry";
     if (job.kind === "fill" && health.state === "filling") {
       await this.#grant(health, true);
       health.setState("ready", "filled");
-      this.#changed(`${job.backend} ready`);
+      this.#publish(job.backend, "filled");
       await this.#dropReleased(job.wasLive);
     }
+    await this.#finish(job, progress, startedAt);
+    return "done";
+  }
+
+  /** Marks the intent done in the log, so no keeper redoes it. */
+  async #finish(job: RepairJob, progress: CopyProgress, startedAt: number): Promise<void> {
+    const recorded = await this.#log.complete(job.id, this.#logTargets());
+    if (recorded === 0)
+      this.#logger.warn({ id: job.id }, "could not mark the intent done; a successor may redo it");
     const ms = Math.round(performance.now() - startedAt);
-    this.#completed.push({ kind: job.kind, backend: job.backend, entries: progress.entriesCopied, ms });
+    this.#completed.push({
+      id: job.id,
+      kind: job.kind,
+      backend: job.backend,
+      entries: progress.entriesCopied,
+      ms,
+      recovered: job.recovered,
+    });
     this.#logger.info(
-      { job: job.kind, backend: job.backend, entries: progress.entriesCopied, ms },
+      {
+        job: job.kind,
+        id: job.id,
+        backend: job.backend,
+        entries: progress.entriesCopied,
+        ms,
+        recovered: job.recovered,
+      },
       "repair finished",
     );
-    return true;
   }
 
   /**
@@ -401,40 +914,97 @@ export class Keeper {
     }
   }
 
-  /** Pushes the current epoch to every live backend, so writers on older views are refused from now on. */
-  async #fence(): Promise<void> {
+  /**
+   * Makes sure no writer keeps an older replica set: first every live keeper
+   * merges this view (its answer to our beat comes after the merge), so every
+   * epoch minted from now on includes our changes; then the epoch is pushed to
+   * every live backend, which refuses older views from then on. False when a
+   * live keeper did not answer (retried until it does, or is declared dead).
+   */
+  async #fence(): Promise<boolean> {
+    const answers = await Promise.all(
+      this.peers.livePeers(performance.now()).map((peer) => this.#beatPeer(peer)),
+    );
+    if (!answers.every(Boolean)) return false;
     await Promise.all(
       [...this.#liveSet()].map((address) => this.#heartbeat(address, {}).catch(() => undefined)),
     );
+    return true;
   }
 
-  /** Reads every live backend's clock and raises the others to the largest. */
+  // ---- clocks ----
+
+  /**
+   * Reads the clocks of this slice's backends and raises them to the largest
+   * clock of the cluster: this slice's, or any peer's as its beat reported.
+   * A rise in this slice is beaten to the peers at once.
+   */
   async #clockSyncRound(): Promise<void> {
-    if (this.#syncing || this.#stopped || !this.#bootstrapped) return;
+    if (this.#stopped) return;
+    if (this.#syncing) {
+      this.#syncAgain = true;
+      return;
+    }
     this.#syncing = true;
     try {
-      const live = [...this.#liveSet()];
-      const clocks = await Promise.all(
-        live.map((address) =>
-          this.#heartbeat(address, {}).then(
-            (reply) => BigInt(reply.clock),
-            () => undefined,
-          ),
-        ),
-      );
-      let highest = 0n;
-      for (const clock of clocks) if (clock !== undefined && clock > highest) highest = clock;
-      await Promise.all(
-        live.map((address, i) =>
-          clocks[i] !== undefined && clocks[i]! < highest
-            ? this.#heartbeat(address, { clockFloor: bigintToWire(highest) }).catch(() => undefined)
-            : undefined,
-        ),
-      );
+      do {
+        this.#syncAgain = false;
+        await this.#syncClocks();
+      } while (this.#syncAgain && !this.#stopped);
     } finally {
       this.#syncing = false;
     }
   }
+
+  async #syncClocks(): Promise<void> {
+    const live = this.#liveSet();
+    const slice = [...this.#slice].filter((address) => live.has(address));
+    const clocks = await Promise.all(
+      slice.map((address) =>
+        this.#heartbeat(address, {}).then(
+          (reply) => BigInt(reply.clock),
+          () => undefined,
+        ),
+      ),
+    );
+    let sliceMax = 0n;
+    for (const clock of clocks) if (clock !== undefined && clock > sliceMax) sliceMax = clock;
+    const peersMax = this.peers.maxClock(performance.now());
+    if (sliceMax > this.#sliceMaxClock) {
+      this.#sliceMaxClock = sliceMax;
+      // Only a new largest clock of the cluster is worth a beat now; anything less, peers already have.
+      if (sliceMax > peersMax) void this.#beatRound();
+    }
+    const highest = peersMax > sliceMax ? peersMax : sliceMax;
+    if (highest > this.#clockTarget) this.#clockTarget = highest;
+    await Promise.all(
+      slice.map((address, i) =>
+        clocks[i] !== undefined && clocks[i]! < highest
+          ? this.#heartbeat(address, { clockFloor: bigintToWire(highest) }).catch(() => undefined)
+          : undefined,
+      ),
+    );
+  }
+}
+
+/** Suspect is this keeper's doubt, not a change of placement: the view shows it as ready. */
+function publishedState(state: HealthState): HealthState {
+  return state === "suspect" ? "ready" : state;
+}
+
+function jobFromIntent(intent: Intent): RepairJob {
+  return {
+    id: intent.id,
+    kind: intent.kind,
+    backend: intent.backend,
+    wasLive: new Set(intent.wasLive),
+    attempts: 0,
+    recovered: true,
+  };
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function toProbeReply(reply: HeartbeatReply__Output): ProbeReply {

@@ -10,6 +10,10 @@ export interface StartKeeperOptions {
   backends: string[];
   /** Zone of each backend, from the cluster file. @default {} */
   zones?: Record<string, string>;
+  /** Every keeper of the cluster, this one included. @default [listen] */
+  keepers?: string[];
+  /** This keeper's position in `keepers`. @default 0 */
+  index?: number;
   /** host:port for the gRPC service (port 0 picks one). */
   listen: string;
   /** host:port for HTTP /health and /status (port 0 picks one). */
@@ -31,6 +35,8 @@ export async function startKeeper(options: StartKeeperOptions): Promise<RunningK
   const keeper = new Keeper({
     backends: options.backends,
     zones: options.zones,
+    keepers: options.keepers ?? [options.listen],
+    index: options.index,
     name: options.name,
     timing: options.timing,
     logger,
@@ -45,7 +51,15 @@ export async function startKeeper(options: StartKeeperOptions): Promise<RunningK
   const address = `${options.listen.slice(0, options.listen.lastIndexOf(":"))}:${port}`;
   const status = await startStatusServer(keeper, options.httpListen);
   keeper.start();
-  logger.info({ address, http: status.address, backends: options.backends.length }, "keeper listening");
+  logger.info(
+    {
+      address,
+      http: status.address,
+      backends: options.backends.length,
+      keepers: options.keepers?.length ?? 1,
+    },
+    "keeper listening",
+  );
   return {
     keeper,
     address,

@@ -90,4 +90,11 @@ describe("BackendHealth", () => {
     expect(health.missed(2000, MISSES, LEASE_MS)).toBe("alive");
     expect(health.missed(3000, MISSES, LEASE_MS)).toBe("died");
   });
+
+  it("is not dead while another keeper's lease on it may still run, however many misses", () => {
+    const health = readyBackend(0);
+    for (let t = 1000; t <= 10_000; t += 1000)
+      expect(health.missed(t, MISSES, LEASE_MS, false)).toBe("alive");
+    expect(health.missed(11_000, MISSES, LEASE_MS, true)).toBe("died");
+  });
 });

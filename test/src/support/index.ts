@@ -9,12 +9,13 @@ export {
 } from "./binring-process.js";
 export { ChildProcess, type SpawnOptions } from "./child.js";
 export { freePort } from "./free-port.js";
-export { type KeeperStatus, keeperStatus, waitForSettled } from "./keeper-status.js";
+export { type KeeperStatus, keeperStatus, waitForKeepersSettled, waitForSettled } from "./keeper-status.js";
 export {
   type ClusterMember,
   FAST_KEEPER_ARGS,
   LocalCluster,
   type LocalClusterOptions,
+  MULTI_KEEPER_ARGS,
 } from "./local-cluster.js";
 export { RedisServer, type RedisServerOptions } from "./redis-server.js";
 export { type WaitOptions, waitFor } from "./wait-for.js";

@@ -2,14 +2,30 @@
 import { waitFor } from "./wait-for.js";
 
 export interface KeeperStatus {
+  keeper: string;
+  address: string;
   epoch: string;
-  backends: { address: string; state: string; keys: number | null; clock: string | null }[];
-  repairs: { kind: string; backend: string; state: string; entriesCopied?: number }[];
-  completedRepairs: { kind: string; backend: string; entries: number; ms: number }[];
+  keepers: { address: string; self: boolean; alive: boolean; slice: string[]; working: string[] }[];
+  backends: {
+    address: string;
+    state: string;
+    owner: string | null;
+    keys: number | null;
+    clock: string | null;
+  }[];
+  repairs: { id: string; kind: string; backend: string; state: string; entriesCopied?: number }[];
+  completedRepairs: {
+    id: string;
+    kind: string;
+    backend: string;
+    entries: number;
+    ms: number;
+    recovered: boolean;
+  }[];
 }
 
 export async function keeperStatus(http: string): Promise<KeeperStatus> {
-  const response = await fetch(`http://${http}/status`);
+  const response = await fetch(`http://${http}/status`, { signal: AbortSignal.timeout(5000) });
   return (await response.json()) as KeeperStatus;
 }
 
@@ -30,6 +46,52 @@ export function waitForSettled(
         ([address, state]) => status.backends.find((b) => b.address === address)?.state === state,
       );
       return matches && status.repairs.length === 0 ? status : undefined;
+    },
+    { timeoutMs, intervalMs: 50 },
+  );
+}
+
+/**
+ * Waits until the listed keepers — exactly the live ones — report the backends
+ * in the states given, no repair queued, running or waiting on the keeper log,
+ * each other alive and every unlisted keeper dead, every backend owned by one
+ * of them, and one epoch across them all (the same view).
+ */
+export function waitForKeepersSettled(
+  https: string[],
+  states: Record<string, string>,
+  timeoutMs = 30_000,
+): Promise<KeeperStatus[]> {
+  const description = Object.entries(states)
+    .map(([address, state]) => `${address} ${state}`)
+    .join(", ");
+  return waitFor(
+    `${https.length} keepers to agree on ${description} with no repair pending`,
+    async () => {
+      const statuses = await Promise.all(https.map((http) => keeperStatus(http)));
+      const addresses = new Set(statuses.map((status) => status.address));
+      const settled = statuses.every(
+        (status) =>
+          status.repairs.length === 0 &&
+          status.keepers.every((keeper) => keeper.alive === addresses.has(keeper.address)) &&
+          status.backends.every((backend) => backend.owner !== null && addresses.has(backend.owner)) &&
+          Object.entries(states).every(
+            ([address, state]) => status.backends.find((b) => b.address === address)?.state === state,
+          ) &&
+          status.epoch === statuses[0]!.epoch,
+      );
+      if (settled) return statuses;
+      // Thrown, so a timeout names what was still unsettled.
+      throw new Error(
+        statuses
+          .map(
+            (status) =>
+              `${status.keeper} epoch ${status.epoch}: ${status.backends.map((b) => `${b.address} ${b.state}`).join(", ")}; ` +
+              `repairs ${JSON.stringify(status.repairs.map((r) => `${r.kind} ${r.backend} ${r.state}`))}; ` +
+              `keepers ${status.keepers.map((k) => `${k.address}${k.alive ? "" : " dead"} [${k.slice.length}]`).join(", ")}`,
+          )
+          .join(" | "),
+      );
     },
     { timeoutMs, intervalMs: 50 },
   );

@@ -30,6 +30,25 @@ export const FAST_KEEPER_ARGS = [
   "100",
 ];
 
+/**
+ * Keeper timing for tests with several keepers: each beats the others and
+ * takes a silent one's slice over after three intervals, so on a loaded
+ * machine the interval must outlast ordinary event-loop stalls or keepers
+ * would take each other's slices over back and forth.
+ */
+export const MULTI_KEEPER_ARGS = [
+  "--heartbeat-ms",
+  "400",
+  "--misses",
+  "3",
+  "--lease-ms",
+  "1000",
+  "--probe-timeout-ms",
+  "200",
+  "--clock-sync-ms",
+  "200",
+];
+
 export interface LocalClusterOptions {
   /** Backends listed in the cluster file. */
   backends: number;
@@ -49,6 +68,8 @@ export interface LocalClusterOptions {
 
 export class LocalCluster {
   readonly keeperProcesses: (ChildProcess | undefined)[] = [];
+  /** HTTP (status) address of each running keeper; undefined while it is down. */
+  readonly keeperHttp: (string | undefined)[] = [];
 
   private constructor(
     readonly members: ClusterMember[],
@@ -103,12 +124,14 @@ export class LocalCluster {
       { readyLine: /"http":"([^"]+)"/ },
     );
     this.keeperProcesses[i] = child;
+    this.keeperHttp[i] = match[1]!;
     return match[1]!;
   }
 
   async killKeeper(i: number): Promise<void> {
     await this.keeperProcesses[i]?.kill("SIGKILL");
     this.keeperProcesses[i] = undefined;
+    this.keeperHttp[i] = undefined;
   }
 
   /** SIGKILLs the backend process, and its redis-server too when `withRedis`. */

@@ -9,7 +9,7 @@ import { createLogger } from "../logger.js";
 import { onShutdown } from "../shutdown.js";
 
 export const DEV_USAGE =
-  "binring dev [--backends 6] [--keepers 1] [--dir .binring] [--config binring.json] [--port-base 7100 | 0]";
+  "binring dev [--backends 6] [--keepers 3] [--dir .binring] [--config binring.json] [--port-base 7100 | 0]";
 
 export async function devCommand(args: string[]): Promise<void> {
   const { values } = parseFlags("dev", args, {
@@ -22,7 +22,7 @@ export async function devCommand(args: string[]): Promise<void> {
   const backendCount = parsePositiveInt("backends", values.backends, 6);
   if (backendCount > 64)
     throw new CliError(`--backends must be at most 64 on one machine, got ${backendCount}`);
-  const keeperCount = values.keepers === "0" ? 0 : parsePositiveInt("keepers", values.keepers, 1);
+  const keeperCount = values.keepers === "0" ? 0 : parsePositiveInt("keepers", values.keepers, 3);
   if (keeperCount > 10) throw new CliError(`--keepers must be at most 10, got ${keeperCount}`);
   const portBase = values["port-base"] === "0" ? 0 : parsePositiveInt("port-base", values["port-base"], 7100);
   const dir = resolve(values.dir ?? ".binring");

@@ -55,6 +55,8 @@ export async function keeperCommand(args: string[]): Promise<void> {
     running = await startKeeper({
       backends: config.backends,
       zones: config.zones,
+      keepers: config.keepers,
+      index,
       listen,
       httpListen,
       name: `keeper-${index}`,

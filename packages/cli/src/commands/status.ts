@@ -1,4 +1,5 @@
-// `binring status`: asks the keepers for the cluster's state and prints it as a table.
+// `binring status`: asks the keepers for the cluster's state and prints it as tables: every
+// keeper (alive or not, its slice, its work in hand), then every backend.
 import { loadProtocol } from "@binring/core";
 import * as grpc from "@grpc/grpc-js";
 import { parseFlags } from "../args.js";
@@ -10,9 +11,11 @@ export const STATUS_USAGE = "binring status --config binring.json [--json]";
 interface Status {
   keeper: string;
   epoch: string;
+  keepers: { address: string; self: boolean; alive: boolean; slice: string[]; working: string[] }[];
   backends: {
     address: string;
     state: string;
+    owner: string | null;
     clock: string | null;
     keys: number | null;
     lists: number | null;
@@ -61,11 +64,12 @@ export async function statusCommand(args: string[]): Promise<void> {
 }
 
 function render(status: Status): string {
-  const rows = [["BACKEND", "STATE", "CLOCK", "KEYS", "LISTS", "BINS", "MISSES"]];
+  const rows = [["BACKEND", "STATE", "OWNER", "CLOCK", "KEYS", "LISTS", "BINS", "MISSES"]];
   for (const b of status.backends) {
     rows.push([
       b.address,
       b.state,
+      b.owner ?? "-",
       b.clock ?? "-",
       String(b.keys ?? "-"),
       String(b.lists ?? "-"),
@@ -73,10 +77,15 @@ function render(status: Status): string {
       String(b.misses),
     ]);
   }
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  const table = rows
-    .map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join("  "))
-    .join("\n");
+  const keepers = [["KEEPER", "ALIVE", "SLICE", "WORKING ON"]];
+  for (const k of status.keepers) {
+    keepers.push([
+      `${k.address}${k.self ? " (answering)" : ""}`,
+      k.alive ? "yes" : "no",
+      k.slice.length === 0 ? "-" : k.slice.join(" "),
+      k.working.length === 0 ? "-" : k.working.join(" "),
+    ]);
+  }
   const repairs =
     status.repairs.length === 0
       ? "repairs: none"
@@ -87,5 +96,17 @@ function render(status: Status): string {
               : `  ${r.kind} ${r.backend}: ${r.state}`,
           )
           .join("\n")}`;
-  return `keeper ${status.keeper}, view epoch ${status.epoch}\n${table}\n${repairs}`;
+  return `keeper ${status.keeper}, view epoch ${status.epoch}\n${table(keepers)}\n\n${table(rows)}\n${repairs}`;
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column]!))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }

@@ -5,6 +5,9 @@ import type { BackendView as _binring_v1_BackendView, BackendView__Output as _bi
 import type { ClusterView as _binring_v1_ClusterView, ClusterView__Output as _binring_v1_ClusterView__Output } from './binring/v1/ClusterView.js';
 import type { GetViewRequest as _binring_v1_GetViewRequest, GetViewRequest__Output as _binring_v1_GetViewRequest__Output } from './binring/v1/GetViewRequest.js';
 import type { KeeperClient as _binring_v1_KeeperClient, KeeperDefinition as _binring_v1_KeeperDefinition } from './binring/v1/Keeper.js';
+import type { KeeperBeat as _binring_v1_KeeperBeat, KeeperBeat__Output as _binring_v1_KeeperBeat__Output } from './binring/v1/KeeperBeat.js';
+import type { LeaseGrant as _binring_v1_LeaseGrant, LeaseGrant__Output as _binring_v1_LeaseGrant__Output } from './binring/v1/LeaseGrant.js';
+import type { PublishedBackend as _binring_v1_PublishedBackend, PublishedBackend__Output as _binring_v1_PublishedBackend__Output } from './binring/v1/PublishedBackend.js';
 import type { StatusReply as _binring_v1_StatusReply, StatusReply__Output as _binring_v1_StatusReply__Output } from './binring/v1/StatusReply.js';
 import type { StatusRequest as _binring_v1_StatusRequest, StatusRequest__Output as _binring_v1_StatusRequest__Output } from './binring/v1/StatusRequest.js';
 
@@ -20,6 +23,9 @@ export interface ProtoGrpcType {
       ClusterView: MessageTypeDefinition<_binring_v1_ClusterView, _binring_v1_ClusterView__Output>
       GetViewRequest: MessageTypeDefinition<_binring_v1_GetViewRequest, _binring_v1_GetViewRequest__Output>
       Keeper: SubtypeConstructor<typeof grpc.Client, _binring_v1_KeeperClient> & { service: _binring_v1_KeeperDefinition }
+      KeeperBeat: MessageTypeDefinition<_binring_v1_KeeperBeat, _binring_v1_KeeperBeat__Output>
+      LeaseGrant: MessageTypeDefinition<_binring_v1_LeaseGrant, _binring_v1_LeaseGrant__Output>
+      PublishedBackend: MessageTypeDefinition<_binring_v1_PublishedBackend, _binring_v1_PublishedBackend__Output>
       StatusReply: MessageTypeDefinition<_binring_v1_StatusReply, _binring_v1_StatusReply__Output>
       StatusRequest: MessageTypeDefinition<_binring_v1_StatusRequest, _binring_v1_StatusRequest__Output>
     }

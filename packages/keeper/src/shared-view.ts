@@ -1,0 +1,135 @@
+// The cluster view every keeper serves: each backend's state as its owner
+// published it, and an epoch. Only a backend's owner changes its entry,
+// bumping the entry's version; merging two views keeps each backend's higher
+// version, so keepers that beat each other converge on the same content.
+//
+// Epochs. Same epoch must mean same content, and a backend fenced at epoch E
+// must refuse every view that lacks the change E was minted for. An epoch is
+// minted by one keeper only — its index sits in the low bits, with a random
+// nonce per keeper process so a restarted keeper never re-mints an epoch its
+// previous life handed out — above every epoch it has seen:
+//
+//   epoch = counter << 24 | nonce << 4 | keeper index
+//
+// A keeper mints when its own content changes, and when a merge leaves it with
+// content no epoch it has seen stands for; it adopts a peer's epoch only with
+// exactly that peer's content. Before a keeper fences backends for a change it
+// waits until every live keeper has merged the change (Keeper#fence): from
+// then on every epoch any keeper mints includes it, and every epoch minted
+// before is smaller, so an epoch at or above the fence always knows the change.
+import { randomInt } from "node:crypto";
+import type { HealthState } from "./backend-health.js";
+
+export interface PublishedState {
+  state: HealthState;
+  /** Bumped by the owner on every change of this backend's entry. */
+  version: bigint;
+  /** The incarnation the owner vouches for; only it may have its lease renewed. */
+  incarnation: string;
+  /** The keeper that set this version. */
+  by: string;
+}
+
+const COUNTER_SHIFT = 24n;
+const NONCE_BITS = 20;
+
+export function epochCounter(epoch: bigint): bigint {
+  return epoch >> COUNTER_SHIFT;
+}
+
+/** Does a win over b? Higher version; on a tie (two owners at once), the larger keeper address. */
+function newer(a: PublishedState, b: PublishedState): boolean {
+  return a.version > b.version || (a.version === b.version && a.by > b.by);
+}
+
+function same(a: PublishedState | undefined, b: PublishedState | undefined): boolean {
+  return (
+    a === b ||
+    (a !== undefined &&
+      b !== undefined &&
+      a.version === b.version &&
+      a.by === b.by &&
+      a.state === b.state &&
+      a.incarnation === b.incarnation)
+  );
+}
+
+export class SharedView {
+  #epoch = 0n;
+  #backends = new Map<string, PublishedState>();
+  /** The largest counter seen in any epoch (from peers and backends): the next mint goes above it. */
+  #counterSeen = 0n;
+  readonly #stamp: bigint;
+
+  constructor(
+    readonly self: string,
+    index: number,
+    nonce = randomInt(2 ** NONCE_BITS),
+  ) {
+    this.#stamp = (BigInt(nonce) << 4n) | BigInt(index);
+  }
+
+  get epoch(): bigint {
+    return this.#epoch;
+  }
+
+  get(backend: string): PublishedState | undefined {
+    return this.#backends.get(backend);
+  }
+
+  entries(): [string, PublishedState][] {
+    return [...this.#backends.entries()];
+  }
+
+  get isEmpty(): boolean {
+    return this.#backends.size === 0;
+  }
+
+  /** An epoch seen elsewhere (a backend's report): mints from now on go above it. */
+  observe(epoch: bigint): void {
+    const counter = epochCounter(epoch);
+    if (counter > this.#counterSeen) this.#counterSeen = counter;
+  }
+
+  /** This keeper, as the backend's owner, publishes its state; returns the new epoch. */
+  publish(backend: string, state: HealthState, incarnation: string): bigint {
+    const current = this.#backends.get(backend);
+    this.#backends.set(backend, {
+      state,
+      incarnation,
+      version: (current?.version ?? 0n) + 1n,
+      by: this.self,
+    });
+    return this.#mint();
+  }
+
+  /** Merges a peer's view; returns what became of ours. */
+  merge(epoch: bigint, backends: ReadonlyMap<string, PublishedState>): "unchanged" | "adopted" | "minted" {
+    this.observe(epoch);
+    const merged = new Map(this.#backends);
+    for (const [address, theirs] of backends) {
+      const mine = merged.get(address);
+      if (!mine || newer(theirs, mine)) merged.set(address, theirs);
+    }
+    const changed = [...merged].some(([address, state]) => !same(state, this.#backends.get(address)));
+    if (!changed && epoch <= this.#epoch) return "unchanged";
+    this.#backends = merged;
+    const theirsIsAll =
+      merged.size === backends.size &&
+      [...merged].every(([address, state]) => same(state, backends.get(address)));
+    if (theirsIsAll && epoch >= this.#epoch) {
+      this.#epoch = epoch;
+      return "adopted";
+    }
+    this.#mint();
+    return "minted";
+  }
+
+  #mint(): bigint {
+    const counter =
+      (epochCounter(this.#epoch) > this.#counterSeen ? epochCounter(this.#epoch) : this.#counterSeen) + 1n;
+    this.#counterSeen = counter;
+    this.#epoch = (counter << COUNTER_SHIFT) | this.#stamp;
+    return this.#epoch;
+  }
+}
