@@ -2,9 +2,8 @@
 # The CI chaos run from a shell: build, start a 6-backend local cluster, 60 s of
 # faults (a fault every 4 s), check the history; exits non-zero when a checker
 # fails. The same run is the vitest test test/src/chaos/chaos-run.test.ts.
-# KEEPERS: 1 until keepers share one epoch (see test/src/chaos/chaos-ci.ts).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 npm run build --silent
-exec node packages/cli/dist/main.js chaos --local --backends 6 --keepers "${KEEPERS:-1}" \
+exec node packages/cli/dist/main.js chaos --local --backends 6 --keepers "${KEEPERS:-3}" \
   --duration 60s --fault-every 4s --seed "${SEED:-1}" --out "${OUT:-.binring/chaos/ci}"

@@ -6,5 +6,5 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 seed="${SEED:-$(date +%s)}"
 npm run build --silent
-exec node packages/cli/dist/main.js chaos --local --backends 6 --keepers "${KEEPERS:-1}" \
+exec node packages/cli/dist/main.js chaos --local --backends 6 --keepers "${KEEPERS:-3}" \
   --duration "${DURATION:-10m}" --fault-every 5s --seed "$seed" --out "${OUT:-.binring/chaos/soak-$seed}"

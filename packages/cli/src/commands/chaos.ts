@@ -16,7 +16,7 @@ import { LocalCluster } from "../local-cluster.js";
 import { createLogger } from "../logger.js";
 import { verifyRun } from "../verify-run.js";
 
-export const CHAOS_USAGE = `binring chaos (--local [--backends 6] [--keepers 1] [--dir DIR] | --config binring.json)
+export const CHAOS_USAGE = `binring chaos (--local [--backends 6] [--keepers 3] [--dir DIR] | --config binring.json)
     [--duration 60s] [--fault-every 5s] [--seed N] [--clients 16] [--out DIR]`;
 
 export async function chaosCommand(args: string[]): Promise<void> {
@@ -64,7 +64,7 @@ export async function chaosCommand(args: string[]): Promise<void> {
   let backends: string[];
   let keepers: string[];
   if (local) {
-    const keeperCount = values.keepers === "0" ? 0 : parsePositiveInt("keepers", values.keepers, 1);
+    const keeperCount = values.keepers === "0" ? 0 : parsePositiveInt("keepers", values.keepers, 3);
     const backendCount = parsePositiveInt("backends", values.backends, 6);
     if (backendCount < 3)
       throw new CliError(`--backends must be at least 3 (a bin has three copies), got ${backendCount}`);
