@@ -2,7 +2,7 @@
 // down: binring (6 backends, each with its own redis-server, and the keepers
 // `binring dev` starts, production timing), Redis Cluster (3 masters + 3
 // replicas) and one raw redis-server.
-import { keeperStatus } from "../support/keeper-status.js";
+import { type KeeperStatus, keeperStatus } from "../support/keeper-status.js";
 import { LocalCluster } from "../support/local-cluster.js";
 import { RedisCluster } from "../support/redis-cluster.js";
 import { RedisServer } from "../support/redis-server.js";
@@ -13,7 +13,27 @@ export interface Binring {
   cluster: LocalCluster;
   /** HTTP address of keeper 0's /status. */
   statusHttp: string;
+  /** HTTP addresses of every keeper's /status. */
+  statusHttps: string[];
   spec: SystemSpec & { kind: "binring" };
+}
+
+/**
+ * The cluster as every keeper that answers reports it: backend states from
+ * the shared view, and the repairs of all of them (each keeper lists only the
+ * repairs of its own slice).
+ */
+export async function clusterStatus(binring: Binring): Promise<KeeperStatus> {
+  const statuses = (
+    await Promise.all(binring.statusHttps.map((http) => keeperStatus(http).catch(() => undefined)))
+  ).filter((status) => status !== undefined);
+  const first = statuses[0];
+  if (!first) throw new Error("no keeper answers /status");
+  return {
+    ...first,
+    repairs: statuses.flatMap((status) => status.repairs),
+    completedRepairs: statuses.flatMap((status) => status.completedRepairs),
+  };
 }
 
 /**
@@ -28,7 +48,10 @@ export async function startBinring(
 ): Promise<Binring> {
   const cluster = await LocalCluster.start({ backends, keepers, keeperArgs: [], appendOnly: false });
   try {
-    const statusHttp = (await cluster.keeperProcesses[0]!.waitForLine(/"http":"([^"]+)"/))[1]!;
+    const statusHttps = await Promise.all(
+      cluster.keeperProcesses.map(async (keeper) => (await keeper!.waitForLine(/"http":"([^"]+)"/))[1]!),
+    );
+    const statusHttp = statusHttps[0]!;
     await waitFor(
       "the keepers to make every backend ready",
       async () => (await keeperStatus(statusHttp)).backends.every((b) => b.state === "ready"),
@@ -37,6 +60,7 @@ export async function startBinring(
     return {
       cluster,
       statusHttp,
+      statusHttps,
       spec: {
         kind: "binring",
         name: `binring (${backends} backends, ${keepers} keeper${keepers === 1 ? "" : "s"})`,

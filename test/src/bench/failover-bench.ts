@@ -2,9 +2,8 @@
 // binring backend (with its redis-server) or one Redis Cluster master is
 // SIGKILLed. Reports what clients saw, what was lost, and how long until
 // full redundancy was back.
-import { keeperStatus } from "../support/keeper-status.js";
 import { waitFor } from "../support/wait-for.js";
-import { RedisCluster, startBinring } from "./contenders.js";
+import { clusterStatus, RedisCluster, startBinring } from "./contenders.js";
 import { fmt, newHistogram, table } from "./measure.js";
 import { OpenLoad, type WriteSample } from "./open-load.js";
 import type { BenchResult } from "./result.js";
@@ -99,7 +98,7 @@ async function binringFailover(settings: BenchSettings): Promise<FailoverRun> {
         await waitFor(
           "the keeper to declare the victim dead and finish its repair",
           async () => {
-            const status = await keeperStatus(binring.statusHttp);
+            const status = await clusterStatus(binring);
             return (
               status.backends.find((b) => b.address === victim)?.state === "dead" &&
               status.repairs.length === 0 &&

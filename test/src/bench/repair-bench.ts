@@ -5,7 +5,7 @@ import { BinClient } from "@binring/client";
 import { type Entry, newWriterId, ringPoint, StaleEpochError } from "@binring/core";
 import { type KeeperStatus, keeperStatus } from "../support/keeper-status.js";
 import { waitFor } from "../support/wait-for.js";
-import { startBinring } from "./contenders.js";
+import { clusterStatus, startBinring } from "./contenders.js";
 import { fmt, table } from "./measure.js";
 import type { BenchResult } from "./result.js";
 import { type BenchSettings, progress } from "./settings.js";
@@ -110,8 +110,7 @@ async function measureRepair(keys: number, keepers: number): Promise<(string | n
     await cluster.kill(victim, { withRedis: true });
     await waitFor(
       "the victim to be declared dead",
-      async () =>
-        (await keeperStatus(statusHttp)).backends.find((b) => b.address === victim)?.state === "dead",
+      async () => (await clusterStatus(binring)).backends.find((b) => b.address === victim)?.state === "dead",
       { timeoutMs: 30_000, intervalMs: 20 },
     );
     const detectedMs = performance.now() - killedAt;
@@ -125,7 +124,7 @@ async function measureRepair(keys: number, keepers: number): Promise<(string | n
       status = await waitFor(
         "the repair to finish",
         async () => {
-          const s = await keeperStatus(statusHttp);
+          const s = await clusterStatus(binring);
           last = s;
           for (const b of s.backends) if (b.address !== victim && b.state === "dead") seenDead.add(b.address);
           if (performance.now() - reportedAt >= 5000) {
