@@ -1,7 +1,6 @@
 // The Redis store engine. Entries are applied by one Lua script
 // (lua/apply-entries.lua), so concurrent requests never race between a read
-// and a write; the entries of one event-loop turn share one script call, and
-// ioredis auto-pipelines the reads that concurrent requests issue together.
+// and a write; the entries of one event-loop turn share one script call.
 //
 // Layout (one Redis per backend; <bin> is "<utf8 byte length>:<bin name>", so
 // "<bin><key>" never collides for distinct (bin, key) pairs):
@@ -75,7 +74,10 @@ export class RedisEngine implements StoreEngine {
   constructor(options: RedisEngineOptions) {
     this.#redis = new Redis(options.url, {
       keyPrefix: options.keyPrefix ?? "",
-      enableAutoPipelining: true,
+      // Off: ioredis 5.11's auto-pipelining can misalign replies with callbacks and throw
+      // "results[i] is not iterable" outside any promise, crashing the process (redis/ioredis#1931;
+      // seen in a 10-minute soak). Entries are batched per event-loop turn here anyway.
+      enableAutoPipelining: false,
       // Fail fast while Redis is away (the caller gets UNAVAILABLE and retries
       // elsewhere); ioredis keeps reconnecting in the background.
       enableOfflineQueue: false,
