@@ -8,7 +8,8 @@
 -- ("<byte length>:<bin>"), key, encoded stamp (40 bytes, ordered as the stamp),
 -- value, ring point of the bin, bin name.
 -- Returns one integer per entry: for a remove, the occurrences it removed
--- (decided when first applied); otherwise 1 if it changed state, 0 if not.
+-- (decided when first applied); for an append that a remove of its value with
+-- a larger stamp superseded, -1; otherwise 1 if it changed state, 0 if not.
 local prefix = ARGV[1]
 local ttl = ARGV[2]
 
@@ -40,7 +41,7 @@ end
 local function apply_append(tag, key, stamp, value, point, bin)
   local tombstone = redis.call('HGET', prefix .. 'lt:' .. tag .. key, value)
   if tombstone and tombstone > stamp then
-    return 0
+    return -1
   end
   local added = redis.call('ZADD', prefix .. 'l:' .. tag .. key, 0, stamp .. value)
   if added == 1 then

@@ -47,6 +47,8 @@ export interface WriteRequest {
 export interface WriteResult {
   stamp: Stamp;
   removed: number;
+  /** An append that a later remove of its value got to first: it never shows (see ApplyOutcome). */
+  superseded: boolean;
 }
 
 export interface HeartbeatCommand {
@@ -168,7 +170,7 @@ export class BackendNode {
       stamp,
     };
     const [outcome] = await this.#engine.apply([entry]);
-    return { stamp, removed: outcome?.removed ?? 0 };
+    return { stamp, removed: outcome?.removed ?? 0, superseded: outcome?.superseded ?? false };
   }
 
   async keys(target: CallTarget, pattern: KeyPattern): Promise<string[]> {

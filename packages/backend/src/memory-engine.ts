@@ -53,7 +53,7 @@ export class MemoryEngine implements StoreEngine {
       if (current === undefined || current.slice(0, STAMP_LENGTH) < stamp) {
         bin.strings.set(entry.key, stamp + entry.value);
       }
-      return { removed: 0 };
+      return { removed: 0, superseded: false };
     }
     let list = bin.lists.get(entry.key);
     if (!list) {
@@ -62,14 +62,13 @@ export class MemoryEngine implements StoreEngine {
     }
     const tombstone = list.tombstones.get(entry.value);
     if (entry.kind === "append") {
+      if (tombstone !== undefined && tombstone > stamp) return { removed: 0, superseded: true };
       const at = insertionPoint(list.appends, stamp);
-      if ((tombstone === undefined || tombstone < stamp) && list.appends[at]?.[0] !== stamp) {
-        list.appends.splice(at, 0, [stamp, entry.value]);
-      }
-      return { removed: 0 };
+      if (list.appends[at]?.[0] !== stamp) list.appends.splice(at, 0, [stamp, entry.value]);
+      return { removed: 0, superseded: false };
     }
     if (tombstone !== undefined && tombstone >= stamp) {
-      return { removed: this.#rememberedRemoval(stamp) };
+      return { removed: this.#rememberedRemoval(stamp), superseded: false };
     }
     list.tombstones.set(entry.value, stamp);
     const before = list.appends.length;
@@ -77,7 +76,7 @@ export class MemoryEngine implements StoreEngine {
     const removed = before - list.appends.length;
     this.#forgetExpiredRemovals();
     this.#removeResults.set(stamp, [removed, Date.now() + REMOVE_RESULT_TTL_SECONDS * 1000]);
-    return { removed };
+    return { removed, superseded: false };
   }
 
   // Entries are inserted in expiry order, so the expired ones are at the front.

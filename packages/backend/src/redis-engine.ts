@@ -161,7 +161,12 @@ export class RedisEngine implements StoreEngine {
       const results = (await this.#applyEntries([], args)) as number[];
       let next = 0;
       for (const { entries, resolve } of chunk) {
-        resolve(entries.map(() => ({ removed: Number(results[next++] ?? 0) })));
+        resolve(
+          entries.map((entry) => {
+            const result = Number(results[next++] ?? 0);
+            return { removed: entry.kind === "remove" ? result : 0, superseded: result === -1 };
+          }),
+        );
       }
     } catch (error) {
       for (const { reject } of chunk) reject(error);

@@ -185,7 +185,13 @@ export class StorageService {
       writer: request.writer || undefined,
       seq: request.seq,
     });
-    return { stamp: stampToWire(result.stamp), removed: String(result.removed), ready: this.node.ready };
+    return {
+      stamp: stampToWire(result.stamp),
+      removed: String(result.removed),
+      ready: this.node.ready,
+      superseded: result.superseded,
+      clock: bigintToWire(this.node.clock.peek()),
+    };
   }
 
   async #keys(request: PatternRequest__Output) {

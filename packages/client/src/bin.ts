@@ -17,6 +17,7 @@ import {
   type OperationResult__Output,
   type Stamp,
   type Storage,
+  stampToWire,
   type Target,
   TimeoutError,
   UnavailableError,
@@ -33,6 +34,9 @@ type WriteKind = "set" | "listAppend" | "listRemove";
 
 /** Pause between rounds when no replica could serve, growing to this cap. */
 const MAX_RETRY_PAUSE_MS = 200;
+
+/** The write's stamp was superseded on a replica: apply it again under a new stamp, at once. */
+class RestampError extends Error {}
 
 /** A replica that failed this way holds no readable state a later read could contradict. */
 function servesNoReads(error: unknown): boolean {
@@ -163,13 +167,8 @@ export class Bin implements Storage {
   /** Stamps an entry and applies it to every live replica, last backup first. */
   async #write(kind: WriteKind, key: string, value: string): Promise<WriteReply__Output> {
     const deadline = Date.now() + this.client.callTimeoutMs;
-    const stamp = await this.#stamp(deadline);
-    const entry = {
-      target: this.#target(false),
-      key,
-      value,
-      stamp: { clock: bigintToWire(stamp.clock), writer: stamp.writer, seq: stamp.seq },
-    };
+    let stamp = await this.#stamp(deadline);
+    const entry = { target: this.#target(false), key, value, stamp: stampToWire(stamp) };
     const applied = new Map<string, WriteReply__Output>();
     let lastError: unknown = this.#noReplica();
     for (let attempt = 0; ; attempt++) {
@@ -179,8 +178,18 @@ export class Bin implements Storage {
         for (const address of writeOrder(replicas, this.client.sabotage)) {
           if (applied.has(address)) continue;
           entry.target = this.#target(false);
-          const reply = await this.#on(address, { [kind]: entry });
-          applied.set(address, reply.write!);
+          const reply = (await this.#on(address, { [kind]: entry })).write!;
+          if (reply.superseded) {
+            // A remove of this value, stamped above this append, got to the replica first: the
+            // append would never show, and the remove did not count it. Start over, stamped
+            // above the remove; the copies applied so far are removed by it wherever it lands.
+            this.client.observeClock(wireToBigint(reply.clock));
+            stamp = await this.#stamp(deadline);
+            entry.stamp = stampToWire(stamp);
+            applied.clear();
+            throw new RestampError();
+          }
+          applied.set(address, reply);
         }
         this.client.observeClock(stamp.clock);
         // A filling replica may miss earlier appends, so a remove's count comes from the first
@@ -188,6 +197,7 @@ export class Bin implements Storage {
         const replies = replicas.flatMap((address) => applied.get(address) ?? []);
         return replies.find((reply) => reply.ready) ?? replies[0]!;
       } catch (error) {
+        if (error instanceof RestampError) continue;
         if (classifyFailure(error) === "fatal") throw error;
         lastError = error;
       }

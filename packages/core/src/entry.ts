@@ -19,4 +19,10 @@ export interface Entry {
 export interface ApplyOutcome {
   /** remove entries: occurrences removed, decided when the store first applied this entry. */
   removed: number;
+  /**
+   * append entries: a remove of the same value with a larger stamp was here
+   * first, so this append never shows. A writer still applying it restamps it
+   * (the remove must not count an append that arrives after it).
+   */
+  superseded: boolean;
 }

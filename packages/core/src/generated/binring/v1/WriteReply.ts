@@ -15,6 +15,16 @@ export interface WriteReply {
    * so its `removed` is the count readers would have seen.
    */
   'ready'?: (boolean);
+  /**
+   * ListAppend: a remove of the same value with a larger stamp got here
+   * first, so this append never shows; the writer must restamp it above
+   * `clock` and apply it again.
+   */
+  'superseded'?: (boolean);
+  /**
+   * The backend's clock after the write: above every stamp it stores.
+   */
+  'clock'?: (number | string | Long);
 }
 
 export interface WriteReply__Output {
@@ -29,4 +39,14 @@ export interface WriteReply__Output {
    * so its `removed` is the count readers would have seen.
    */
   'ready': (boolean);
+  /**
+   * ListAppend: a remove of the same value with a larger stamp got here
+   * first, so this append never shows; the writer must restamp it above
+   * `clock` and apply it again.
+   */
+  'superseded': (boolean);
+  /**
+   * The backend's clock after the write: above every stamp it stores.
+   */
+  'clock': (string);
 }
