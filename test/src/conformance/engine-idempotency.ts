@@ -4,25 +4,14 @@
 import type { StoreEngine } from "@binring/backend";
 import { type Entry, type EntryKind, newWriterId, WHOLE_RING } from "@binring/core";
 import { expect, it } from "vitest";
-
-/** A seeded generator, so a failing case can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
+import { seededRandom } from "../support/seeded-random.js";
 
 function pick<T>(next: () => number, items: readonly T[]): T {
   return items[Math.floor(next() * items.length)]!;
 }
 
 export function randomEntries(seed: number, count: number): Entry[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const writers = [newWriterId(), newWriterId(), newWriterId()];
   const kinds: EntryKind[] = ["set", "set", "append", "append", "append", "remove"];
   return Array.from({ length: count }, (_, seq) => ({
@@ -35,7 +24,7 @@ export function randomEntries(seed: number, count: number): Entry[] {
 }
 
 function shuffled<T>(items: readonly T[], seed: number): T[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const copy = [...items];
   for (let i = copy.length - 1; i > 0; i--) {
     const j = Math.floor(next() * (i + 1));

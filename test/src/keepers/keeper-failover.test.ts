@@ -15,6 +15,7 @@ import {
   waitFor,
   waitForKeepersSettled,
 } from "../support/index.js";
+import { seededRandom } from "../support/seeded-random.js";
 import { expectThreeCompleteCopies, type WrittenData, waitForFinishedLog } from "./copies.js";
 
 const RUNS = 20;
@@ -27,18 +28,6 @@ let cluster: LocalCluster | undefined;
 afterAll(async () => {
   await cluster?.stop();
 });
-
-/** A small seeded generator (mulberry32), so a failing run can be replayed by its number. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 /** The randomised kill point is the scenario itself: a plain wait is what it means. */
 const after = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -60,7 +49,7 @@ it(`the successor finishes a repair whose keeper was killed at a random point ($
   const startedAt = performance.now();
 
   for (let run = 0; run < RUNS; run++) {
-    const random = seeded(run + 1);
+    const random = seededRandom(run + 1);
     await Promise.all(
       Array.from({ length: BINS_PER_RUN }, async (_, b) => {
         const bin = `run${run}-bin${b}`;
