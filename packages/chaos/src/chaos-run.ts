@@ -72,6 +72,7 @@ const PROGRESS_EVERY_MS = 5000;
 /** A restart that failed (a loaded machine can take longer than the start timeout) is tried again after this. */
 const RECOVERY_RETRY_MS = 1000;
 const HEALTH_POLL_MS = 200;
+const CRASH_CHECK_MS = 1000;
 
 type Down = "killed" | "paused";
 
@@ -149,6 +150,8 @@ export class ChaosRun {
     } finally {
       clearInterval(progress);
       for (const { timer } of this.#recoveries.values()) clearTimeout(timer);
+      // Already stopped on success; after a failure the clients must not outlive the run.
+      await this.#workload.stop();
       await this.#history.close();
     }
   }
@@ -166,8 +169,13 @@ export class ChaosRun {
       return;
     }
     while (performance.now() < endAt) {
-      await sleep(Math.max(0, Math.min(nextAt, endAt) - performance.now()));
+      // Short naps, so a crashed process fails the run within a second whatever the fault interval.
+      await sleep(
+        Math.max(0, Math.min(nextAt, endAt, performance.now() + CRASH_CHECK_MS) - performance.now()),
+      );
+      this.#failOnCrash();
       if (performance.now() >= endAt) break;
+      if (performance.now() < nextAt) continue;
       // A paused keeper would only make the status call wait for its deadline.
       const health = await readClusterHealth(control.keepers.filter((_, i) => !this.#keeperDown.has(i)));
       this.#lastHealth = health;
@@ -288,6 +296,14 @@ export class ChaosRun {
     }
   }
 
+  /** A process that died on its own is a bug the run must report, not a fault to heal around. */
+  #failOnCrash(): void {
+    const exits = this.#options.control?.unexpectedExits() ?? [];
+    if (exits.length === 0) return;
+    for (const exit of exits) this.#logger.error({ exit }, "process exited without being killed");
+    throw new Error(`the run fails: ${exits.join("; ")}`);
+  }
+
   #downAddresses(): Set<string> {
     const backends = this.#options.control?.backends ?? [];
     return new Set([...this.#backendDown.keys()].map((i) => backends[i]!));
@@ -299,6 +315,7 @@ export class ChaosRun {
     const { backends, keepers } = this.#options;
     if (keepers.length === 0) return;
     for (;;) {
+      this.#failOnCrash();
       const health = await readClusterHealth(keepers);
       this.#lastHealth = health;
       if (isSettled(health, backends, new Set())) return;

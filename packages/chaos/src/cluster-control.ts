@@ -24,4 +24,10 @@ export interface ClusterControl {
   /** SIGSTOP / SIGCONT. */
   pause(kind: "backend" | "keeper", index: number): void;
   resume(kind: "backend" | "keeper", index: number): void;
+  /**
+   * Processes that exited without being killed through this control, one
+   * line each naming the process and how it ended. A crash is a bug, never a
+   * scheduled fault, so a chaos run fails as soon as this is not empty.
+   */
+  unexpectedExits(): readonly string[];
 }

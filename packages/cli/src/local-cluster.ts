@@ -52,6 +52,9 @@ export class LocalCluster implements ClusterControl {
   readonly #slots: BackendSlot[] = [];
   readonly #keeperSlots: KeeperSlot[] = [];
   readonly #paused = new Set<Child>();
+  /** Children this cluster killed or stopped: their exit is expected. */
+  readonly #stopping = new Set<Child>();
+  readonly #unexpectedExits: string[] = [];
 
   private constructor(private readonly options: LocalClusterOptions) {}
 
@@ -135,46 +138,52 @@ export class LocalCluster implements ClusterControl {
     const store: string[] = ["--store", "memory"];
     if (slot.redis) {
       const index = slot.name.slice("backend-".length);
-      slot.redis.child ??= await startRedis(
-        `redis-${index}`,
-        slot.redis.port,
-        slot.redis.dir,
-        logger,
-        join(dir, "logs", `redis-${index}.log`),
+      slot.redis.child ??= this.#watch(
+        await startRedis(
+          `redis-${index}`,
+          slot.redis.port,
+          slot.redis.dir,
+          logger,
+          join(dir, "logs", `redis-${index}.log`),
+        ),
       );
       store.splice(0, 2, "--redis", `redis://127.0.0.1:${slot.redis.port}`);
     }
-    slot.child = await startChild(
-      slot.name,
-      process.execPath,
-      // Without keepers nobody would ever declare the fresh backends ready, so they start ready.
-      [CLI_MAIN, "backend", "--listen", slot.address, ...store, ...(keepers === 0 ? ["--ready"] : [])],
-      /"msg":"backend listening"/,
-      logger,
-      join(dir, "logs", `${slot.name}.log`),
+    slot.child = this.#watch(
+      await startChild(
+        slot.name,
+        process.execPath,
+        // Without keepers nobody would ever declare the fresh backends ready, so they start ready.
+        [CLI_MAIN, "backend", "--listen", slot.address, ...store, ...(keepers === 0 ? ["--ready"] : [])],
+        /"msg":"backend listening"/,
+        logger,
+        join(dir, "logs", `${slot.name}.log`),
+      ),
     );
   }
 
   async #startKeeper(slot: KeeperSlot): Promise<void> {
     const { logger, dir, configPath, keeperArgs } = this.options;
     const index = slot.name.slice("keeper-".length);
-    slot.child = await startChild(
-      slot.name,
-      process.execPath,
-      [
-        CLI_MAIN,
-        "keeper",
-        "--config",
-        configPath,
-        "--index",
-        index,
-        "--http",
-        slot.http,
-        ...(keeperArgs ?? []),
-      ],
-      /"msg":"keeper listening"/,
-      logger,
-      join(dir, "logs", `${slot.name}.log`),
+    slot.child = this.#watch(
+      await startChild(
+        slot.name,
+        process.execPath,
+        [
+          CLI_MAIN,
+          "keeper",
+          "--config",
+          configPath,
+          "--index",
+          index,
+          "--http",
+          slot.http,
+          ...(keeperArgs ?? []),
+        ],
+        /"msg":"keeper listening"/,
+        logger,
+        join(dir, "logs", `${slot.name}.log`),
+      ),
     );
   }
 
@@ -221,13 +230,42 @@ export class LocalCluster implements ClusterControl {
     this.#paused.delete(child);
   }
 
+  unexpectedExits(): readonly string[] {
+    return this.#unexpectedExits;
+  }
+
+  /** Records the child's exit as unexpected unless this cluster killed or stopped it. */
+  #watch(child: Child): Child {
+    child.process.once("exit", (code, signal) => {
+      if (this.#stopping.delete(child)) return;
+      const how = signal ? `signal ${signal}` : `code ${code}`;
+      const log = join(this.options.dir, "logs", `${child.name}.log`);
+      this.options.logger.error(
+        { child: child.name, code, signal, log },
+        "child process exited without being killed",
+      );
+      this.#unexpectedExits.push(
+        `${child.name} (pid ${child.process.pid}) exited with ${how} without being killed; see ${log}`,
+      );
+    });
+    return child;
+  }
+
   /** Stops every process: keepers first (so none declares the stopping backends dead), then backends, then Redis. */
   async stop(): Promise<void> {
     for (const child of this.#paused) child.process.kill("SIGCONT");
     this.#paused.clear();
+    for (const child of this.#running()) this.#stopping.add(child);
     await stopAll(this.#keeperSlots.flatMap((slot) => (slot.child ? [slot.child] : [])));
     await stopAll(this.#slots.flatMap((slot) => (slot.child ? [slot.child] : [])));
     await stopAll(this.#slots.flatMap((slot) => (slot.redis?.child ? [slot.redis.child] : [])));
+  }
+
+  #running(): Child[] {
+    return [
+      ...this.#keeperSlots.map((slot) => slot.child),
+      ...this.#slots.flatMap((slot) => [slot.child, slot.redis?.child]),
+    ].filter((child): child is Child => child !== undefined);
   }
 
   #backendSlot(index: number): BackendSlot {
@@ -246,6 +284,7 @@ export class LocalCluster implements ClusterControl {
   async #kill(child: Child | undefined): Promise<void> {
     if (!child || child.process.exitCode !== null || child.process.signalCode !== null) return;
     this.#paused.delete(child);
+    this.#stopping.add(child);
     await new Promise<void>((resolve) => {
       child.process.once("exit", () => resolve());
       child.process.kill("SIGKILL");

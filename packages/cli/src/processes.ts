@@ -85,8 +85,7 @@ export function startChild(
     child.on("error", (error) => finish(new CliError(`${name} could not start: ${error.message}`, 1)));
     child.on("exit", (code, signal) => {
       if (!done) finish(new CliError(`${name} exited (${signal ?? code}) before serving: ${tail.trim()}`, 1));
-      else if (code === 0) logger.info({ child: name }, "child process exited");
-      else logger.warn({ child: name, code, signal }, "child process exited unexpectedly");
+      else logger.info({ child: name, code, signal }, "child process exited");
     });
   });
 }
