@@ -39,8 +39,12 @@ const OP_WEIGHTS: readonly (readonly [OpName, number])[] = [
   ["clock", 1],
 ];
 
-/** listRemove picks among this many most recent appends of the list, so most removes hit. */
-const REMOVE_CANDIDATES = 16;
+/**
+ * A list holding this many values the workload has not removed yet gets a
+ * remove instead of an append: lists stay short, so a 10-minute soak's
+ * history (every listGet records the whole list) stays small enough to check.
+ */
+const LIST_CAP = 24;
 
 export interface WorkloadCounts {
   ok: number;
@@ -52,8 +56,8 @@ export class Workload {
   readonly counts: WorkloadCounts = { ok: 0, fail: 0, unknown: 0 };
   readonly #options: WorkloadOptions;
   readonly #clients: BinClient[];
-  /** "bin\u0000key" -> the latest values appended to that list (by anyone), for listRemove to pick from. */
-  readonly #appended = new Map<string, string[]>();
+  /** "bin\u0000key" -> values appended to that list (by anyone) and not picked for a remove yet. */
+  readonly #live = new Map<string, string[]>();
   #nextId = 0;
   #running = false;
   #processes: Promise<void>[] = [];
@@ -84,7 +88,7 @@ export class Workload {
     const { keys, history } = this.#options;
     const thinkMs = this.#options.thinkMs ?? 10;
     while (this.#running) {
-      const op = random.weighted(OP_WEIGHTS);
+      let op = random.weighted(OP_WEIGHTS);
       const bin = random.pick(keys.bins);
       const id = this.#nextId++;
       const record: OpRecord = {
@@ -99,13 +103,15 @@ export class Workload {
       };
       if (op === "set" || op === "get") record.key = random.pick(keys.stringKeys);
       else if (op !== "clock") record.key = random.pick(keys.listKeys);
-      const list = `${bin}\u0000${record.key}`;
+      const live = op === "listAppend" || op === "listRemove" ? this.#liveValues(bin, record.key!) : [];
+      if (op === "listAppend" && live.length >= LIST_CAP) op = record.op = "listRemove";
       if (op === "set" || op === "listAppend") record.value = `p${process}-${id}`;
+      if (op === "listAppend") live.push(record.value!);
       if (op === "listRemove") {
-        const candidates = this.#appended.get(list) ?? [];
-        record.value = candidates.length > 0 ? random.pick(candidates) : `p${process}-${id}`;
+        // Mostly a value that is there (or on its way); on an empty list, one nobody wrote.
+        record.value =
+          live.length > 0 ? live.splice(random.int(0, live.length - 1), 1)[0]! : `p${process}-${id}`;
       }
-      if (op === "listAppend") this.#noteAppend(list, record.value!);
 
       record.invoke = history.now();
       let status: OpStatus = "ok";
@@ -123,11 +129,11 @@ export class Workload {
     }
   }
 
-  #noteAppend(list: string, value: string): void {
-    const recent = this.#appended.get(list) ?? [];
-    recent.push(value);
-    if (recent.length > REMOVE_CANDIDATES) recent.shift();
-    this.#appended.set(list, recent);
+  #liveValues(bin: string, key: string): string[] {
+    const list = `${bin}\u0000${key}`;
+    let live = this.#live.get(list);
+    if (!live) this.#live.set(list, (live = []));
+    return live;
   }
 
   async #invoke(client: BinClient, record: OpRecord): Promise<OpRecord["result"]> {

@@ -205,8 +205,12 @@ class KeyHistory {
       if (result === "unknown") minimal = false;
       return result === "illegal";
     };
+    // Checked before building a candidate window: building one costs a copy of every read.
+    const budgetLeft = () => minimal && performance.now() < deadline;
     const shrunk =
-      this.kind === "string" ? { window: this.shrinkRegister(illegal) } : this.shrinkList(illegal);
+      this.kind === "string"
+        ? { window: this.shrinkRegister(illegal) }
+        : this.shrinkList(illegal, budgetLeft);
     return { ...shrunk, minimal };
   }
 
@@ -250,12 +254,17 @@ class KeyHistory {
    * tried at a time first (a lost or resurrected element), then values are dropped from all of
    * them, then reads.
    */
-  shrinkList(illegal: (ops: readonly Operation[]) => boolean): { window: Operation[]; values: string[] } {
+  shrinkList(
+    illegal: (ops: readonly Operation[]) => boolean,
+    budgetLeft: () => boolean,
+  ): { window: Operation[]; values: string[] } {
     const reads = this.ops.filter((op) => op.op === "listGet");
     const writes = this.ops.filter((op) => op.op !== "listGet");
+    // The reads of the latest projection, back to the originals (only the last one is reported).
     const original = new Map<Operation, Operation>();
     // Each projection is a new object, so the model's per-read cache stays right.
     const project = (values: readonly string[], kept: readonly Operation[]) => {
+      original.clear();
       const wanted = new Set(values);
       const projected = kept.map((read) => {
         const copy = { ...read, result: (read.result as string[]).filter((item) => wanted.has(item)) };
@@ -265,12 +274,14 @@ class KeyHistory {
       return [...writes.filter((op) => wanted.has(op.value!)), ...projected];
     };
     const values = [...this.writesOf.keys()] as string[];
-    const single = values.find((value) => illegal(project([value], reads)));
+    const stillIllegal = (values: readonly string[], kept: readonly Operation[]) =>
+      budgetLeft() && illegal(project(values, kept));
+    const single = values.find((value) => stillIllegal([value], reads));
     const chosen =
       single !== undefined
         ? [single]
-        : dropWhileIllegal(values, (kept) => (illegal(project(kept, reads)) ? kept : undefined));
-    const keptReads = dropWhileIllegal(reads, (kept) => (illegal(project(chosen, kept)) ? kept : undefined));
+        : dropWhileIllegal(values, (kept) => (stillIllegal(kept, reads) ? kept : undefined));
+    const keptReads = dropWhileIllegal(reads, (kept) => (stillIllegal(chosen, kept) ? kept : undefined));
     const window = project(chosen, keptReads).map((op) => original.get(op) ?? op);
     return { window: window.sort((a, b) => a.invoke - b.invoke), values: chosen };
   }
