@@ -247,11 +247,18 @@ export class BackendNode {
     return this.#engine.drop(ranges);
   }
 
-  /** A keeper's heartbeat: adopt its epoch, raise the clock, grant or revoke readiness. */
+  /**
+   * A keeper's heartbeat: adopt its epoch, raise the clock, grant or revoke
+   * readiness. A plain renewal only extends a lease that still runs; once it
+   * has lapsed only a grant after a fill makes this backend ready again. A
+   * renewal can arrive long after it was sent (this process was paused with
+   * heartbeats queued on its socket), and by then its keeper may have
+   * declared this backend dead and acknowledged writes without it.
+   */
   async heartbeat(command: HeartbeatCommand): Promise<BackendState> {
     if (command.epoch > this.#epoch) this.#epoch = command.epoch;
     const forMe = command.incarnation === undefined || command.incarnation === this.incarnation;
-    if (command.ready === true && forMe && (command.filled || !this.#needsFill)) {
+    if (command.ready === true && forMe && (command.filled || (this.ready && !this.#needsFill))) {
       this.#ready = true;
       this.#needsFill = false;
       this.#readyUntil = command.leaseMs > 0 ? this.#now() + command.leaseMs : undefined;

@@ -5,7 +5,7 @@
 //   ready --miss--> suspect --answer--> ready
 //   suspect --misses >= N and lease lapsed--> dead
 //   dead --answers again--> filling --filled--> ready
-//   ready | suspect --restarted, or lost writes--> filling
+//   ready | suspect --restarted, lost writes, or lease lapsed--> filling
 import type { Logger } from "pino";
 
 export type HealthState = "unknown" | "ready" | "suspect" | "dead" | "filling";
@@ -53,19 +53,27 @@ export class BackendHealth {
 
   /**
    * Records an answer. Returns "rejoined" when the backend must be refilled
-   * before it is ready: it was dead, it restarted (new incarnation), or its
-   * store refused a write.
+   * before it is ready: it was dead, it restarted (new incarnation), its
+   * store refused a write, or its lease lapsed (a backend whose lease lapsed
+   * refuses plain renewals, so only a fill makes it ready again).
    */
   answered(reply: ProbeReply, now: number): "rejoined" | "steady" {
     const restarted = this.last !== undefined && this.last.incarnation !== reply.incarnation;
+    const lapsed = (this.state === "ready" || this.state === "suspect") && !reply.ready;
     this.last = reply;
     this.lastAnswerAt = now;
     this.misses = 0;
-    if (this.state === "dead" || restarted || reply.needsFill) {
+    if (this.state === "dead" || restarted || reply.needsFill || lapsed) {
       if (this.state !== "filling" || restarted) {
         this.setState(
           "filling",
-          restarted ? "restarted" : reply.needsFill ? "its store refused a write" : "answers again",
+          restarted
+            ? "restarted"
+            : reply.needsFill
+              ? "its store refused a write"
+              : lapsed
+                ? "its lease lapsed"
+                : "answers again",
         );
         return "rejoined";
       }

@@ -84,6 +84,17 @@ describe("BackendHealth", () => {
     expect(refused.answered(reply({ needsFill: true }), 2000)).toBe("steady");
   });
 
+  it("a ready or suspect backend whose lease lapsed must be filled: it refuses plain renewals", () => {
+    const suspect = readyBackend();
+    suspect.missed(1000, MISSES, LEASE_MS);
+    expect(suspect.state).toBe("suspect");
+    expect(suspect.answered(reply({ ready: false }), 2700)).toBe("rejoined");
+    expect(suspect.state).toBe("filling");
+    const ready = readyBackend();
+    expect(ready.answered(reply({ ready: false }), 500)).toBe("rejoined");
+    expect(ready.state).toBe("filling");
+  });
+
   it("a backend never heard from dies once an earlier keeper's lease must have lapsed", () => {
     const health = new BackendHealth("b:2", pino({ level: "silent" }), 0);
     health.missed(1000, MISSES, LEASE_MS);
