@@ -189,7 +189,11 @@ export class ChaosRun {
           backends: control.backends.length,
           keepers: control.keepers.length,
           impairedBackends,
-          downKeepers: new Set(this.#keeperDown.keys()),
+          impairedKeepers: new Set(
+            control.keepers.flatMap((address, i) =>
+              this.#keeperDown.has(i) || !health.caughtUp.includes(address) ? [i] : [],
+            ),
+          ),
           settled: isSettled(health, control.backends, this.#downAddresses()),
         },
         scheduleRandom,

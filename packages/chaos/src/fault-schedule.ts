@@ -12,7 +12,10 @@
 //   when the cluster is settled: no repair pending, every impaired backend
 //   declared dead and re-replicated. Then even two more faults at once leave
 //   every bin a complete copy;
-// - a keeper is killed or paused only while another keeper runs.
+// - a keeper is killed or paused only while another keeper runs and has
+//   caught up: a keeper that has just restarted knows nothing of the cluster
+//   until it hears a peer, so it is impaired until it reports every backend's
+//   state (the backends' analogue: back, but not ready yet).
 // Every fault carries the time until its recovery (restart or resume).
 import type { BackendKill } from "./cluster-control.js";
 import type { Random } from "./random.js";
@@ -25,8 +28,8 @@ export interface ScheduleState {
   keepers: number;
   /** Backends that are killed, paused, or back but not ready yet. */
   impairedBackends: ReadonlySet<number>;
-  /** Keepers killed or paused. */
-  downKeepers: ReadonlySet<number>;
+  /** Keepers killed or paused, or back but not caught up yet (see keeper-status.ts, ClusterHealth.caughtUp). */
+  impairedKeepers: ReadonlySet<number>;
   /** No repair pending and every impaired backend is declared dead (see keeper-status.ts isSettled). */
   settled: boolean;
 }
@@ -56,7 +59,7 @@ export function nextFault(
   const healthy = range(state.backends).filter((i) => !state.impairedBackends.has(i));
   const room = MAX_IMPAIRED_BACKENDS - state.impairedBackends.size;
   const backendFaults = state.settled && room > 0 && healthy.length > 0;
-  const liveKeepers = range(state.keepers).filter((i) => !state.downKeepers.has(i));
+  const liveKeepers = range(state.keepers).filter((i) => !state.impairedKeepers.has(i));
   const keeperFaults = liveKeepers.length > 1;
   const choices: [PlannedFault["action"] | "double-kill", number][] = [
     ["kill-backend", backendFaults ? 4 : 0],

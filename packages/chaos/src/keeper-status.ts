@@ -13,6 +13,8 @@ export interface KeeperStatusDocument {
 export interface ClusterHealth {
   /** Keepers that answered. */
   keepers: string[];
+  /** Keepers that answered and know every backend's state (none "unknown"): they have the cluster's view. */
+  caughtUp: string[];
   /** address -> the states the answering keepers report for it. */
   states: Map<string, string[]>;
   /** Repairs and fills queued or running, over all answering keepers. */
@@ -36,10 +38,19 @@ export async function readClusterHealth(keepers: readonly string[]): Promise<Clu
   const replies = await Promise.all(
     keepers.map((address) => fetchKeeperStatus(address).catch(() => undefined)),
   );
-  const health: ClusterHealth = { keepers: [], states: new Map(), repairsPending: 0 };
+  return mergeKeeperReports(keepers, replies);
+}
+
+/** The reports of `keepers`, in the same order; undefined where a keeper did not answer. */
+export function mergeKeeperReports(
+  keepers: readonly string[],
+  replies: readonly (KeeperStatusDocument | undefined)[],
+): ClusterHealth {
+  const health: ClusterHealth = { keepers: [], caughtUp: [], states: new Map(), repairsPending: 0 };
   for (const [i, reply] of replies.entries()) {
     if (!reply) continue;
     health.keepers.push(keepers[i]!);
+    if (reply.backends.every(({ state }) => state !== "unknown")) health.caughtUp.push(keepers[i]!);
     health.repairsPending += reply.repairs.length;
     for (const { address, state } of reply.backends) {
       health.states.set(address, [...(health.states.get(address) ?? []), state]);

@@ -17,7 +17,7 @@ function state(overrides: Partial<ScheduleState> = {}): ScheduleState {
     backends: 6,
     keepers: 3,
     impairedBackends: new Set(),
-    downKeepers: new Set(),
+    impairedKeepers: new Set(),
     settled: true,
     ...overrides,
   };
@@ -28,7 +28,7 @@ function* allStates(): Generator<ScheduleState> {
   for (const impaired of [[], [0], [2, 5], [1, 3, 4]]) {
     for (const down of [[], [1], [0, 2], [0, 1, 2]]) {
       for (const settled of [true, false]) {
-        yield state({ impairedBackends: new Set(impaired), downKeepers: new Set(down), settled });
+        yield state({ impairedBackends: new Set(impaired), impairedKeepers: new Set(down), settled });
       }
     }
   }
@@ -53,8 +53,8 @@ describe("nextFault", () => {
           for (const target of targets) expect(s.impairedBackends.has(target)).toBe(false);
         }
         if (fault?.action === "kill-keeper" || fault?.action === "pause-keeper") {
-          expect(s.downKeepers.has(fault.target)).toBe(false);
-          expect(s.keepers - s.downKeepers.size).toBeGreaterThan(1);
+          expect(s.impairedKeepers.has(fault.target)).toBe(false);
+          expect(s.keepers - s.impairedKeepers.size).toBeGreaterThan(1);
         }
       }
     }

@@ -1,11 +1,11 @@
 // When the runner counts a backend ready and the cluster settled, from the keepers' merged reports.
 import { expect, it } from "vitest";
-import { type ClusterHealth, isReady, isSettled } from "../src/keeper-status.js";
+import { type ClusterHealth, isReady, isSettled, mergeKeeperReports } from "../src/keeper-status.js";
 
 const BACKENDS = ["a", "b", "c"];
 
 function health(states: Record<string, string[]>, repairsPending = 0, keepers = ["k0"]): ClusterHealth {
-  return { keepers, repairsPending, states: new Map(Object.entries(states)) };
+  return { keepers, caughtUp: keepers, repairsPending, states: new Map(Object.entries(states)) };
 }
 
 it("counts a backend ready only when every keeper that reports it says ready", () => {
@@ -26,4 +26,18 @@ it("is not settled while a repair runs, a killed backend is not yet declared dea
   expect(isSettled(health({ ...allReady, b: ["filling"] }), BACKENDS, new Set())).toBe(false);
   expect(isSettled(health({ ...allReady, b: ["dead"] }), BACKENDS, new Set())).toBe(false);
   expect(isSettled(health(allReady, 0, []), BACKENDS, new Set())).toBe(false);
+});
+
+it("counts a keeper caught up only once it reports a state for every backend", () => {
+  const report = (keeper: string, states: string[]) => ({
+    keeper,
+    backends: states.map((state, i) => ({ address: BACKENDS[i]!, state })),
+    repairs: [],
+  });
+  const merged = mergeKeeperReports(
+    ["k0", "k1", "k2"],
+    [report("k0", ["ready", "dead", "ready"]), report("k1", ["ready", "unknown", "unknown"]), undefined],
+  );
+  expect(merged.keepers).toEqual(["k0", "k1"]);
+  expect(merged.caughtUp).toEqual(["k0"]);
 });
