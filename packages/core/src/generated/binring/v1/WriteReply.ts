@@ -16,8 +16,9 @@ export interface WriteReply {
    */
   'ready'?: (boolean);
   /**
-   * ListAppend: a remove of the same value with a larger stamp got here
-   * first, so this append never shows; the writer must restamp it above
+   * Set: the key holds an entry with a larger stamp, so this one does not
+   * show. ListAppend: a remove of the same value with a larger stamp got here
+   * first, so this append never shows. A writer may restamp the entry above
    * `clock` and apply it again.
    */
   'superseded'?: (boolean);
@@ -40,8 +41,9 @@ export interface WriteReply__Output {
    */
   'ready': (boolean);
   /**
-   * ListAppend: a remove of the same value with a larger stamp got here
-   * first, so this append never shows; the writer must restamp it above
+   * Set: the key holds an entry with a larger stamp, so this one does not
+   * show. ListAppend: a remove of the same value with a larger stamp got here
+   * first, so this append never shows. A writer may restamp the entry above
    * `clock` and apply it again.
    */
   'superseded': (boolean);
