@@ -8,9 +8,8 @@
 -- ("<byte length>:<bin>"), key, encoded stamp (40 bytes, ordered as the stamp),
 -- value, ring point of the bin, bin name.
 -- Returns one integer per entry: for a remove, the occurrences it removed
--- (decided when first applied); -1 for a set below the key's current entry and
--- for an append that a remove of its value with a larger stamp superseded;
--- otherwise 1 if it changed state, 0 if not.
+-- (decided when first applied); for an append that a remove of its value with
+-- a larger stamp superseded, -1; otherwise 1 if it changed state, 0 if not.
 local prefix = ARGV[1]
 local ttl = ARGV[2]
 
@@ -25,10 +24,8 @@ end
 local function apply_set(tag, key, stamp, value, point, bin)
   local entry_key = prefix .. 's:' .. tag .. key
   local current = redis.call('GET', entry_key)
-  if current then
-    local current_stamp = string.sub(current, 1, 40)
-    if current_stamp > stamp then return -1 end
-    if current_stamp == stamp then return 0 end
+  if current and string.sub(current, 1, 40) >= stamp then
+    return 0
   end
   redis.call('SET', entry_key, stamp .. value)
   if value == '' then

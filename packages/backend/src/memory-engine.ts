@@ -49,9 +49,10 @@ export class MemoryEngine implements StoreEngine {
     const stamp = encodeStamp(entry.stamp);
     const bin = this.#binFor(entry.bin);
     if (entry.kind === "set") {
-      const current = bin.strings.get(entry.key)?.slice(0, STAMP_LENGTH);
-      if (current !== undefined && current > stamp) return { removed: 0, superseded: true };
-      bin.strings.set(entry.key, stamp + entry.value);
+      const current = bin.strings.get(entry.key);
+      if (current === undefined || current.slice(0, STAMP_LENGTH) < stamp) {
+        bin.strings.set(entry.key, stamp + entry.value);
+      }
       return { removed: 0, superseded: false };
     }
     let list = bin.lists.get(entry.key);

@@ -5,9 +5,7 @@
 // is past all their stamps), then apply it to the replicas from the last
 // backup to the primary, one after another. Whatever a reader can see on the
 // first replica is therefore already on the others (HAZARDS.md 1). The write
-// is acknowledged once every live replica has it. A set skips the stamp read
-// and goes out under the client's own clock; a replica holding a later entry
-// of its key says so, and only then is it stamped the first way.
+// is acknowledged once every live replica has it.
 //
 // Read: from the first replica that answers and is ready, falling through to
 // the next; a later replica holds everything an earlier one shows.
@@ -166,28 +164,10 @@ export class Bin implements Storage {
     return { clock: wireToBigint(clock?.clock), writer: this.client.writer, seq: this.client.nextSeq() };
   }
 
-  /**
-   * A stamp from this client's own clock, for a set sent without the stamp
-   * round. It may be below an acknowledged entry of the key that this client
-   * has not seen; then a replica holding that entry answers `superseded` and
-   * the set pays for a real stamp. Every replica the set reaches compares, and
-   * the first ready one holds every acknowledged entry, so a set acknowledged
-   * under this stamp is above every acknowledged set of its key.
-   */
-  #ownStamp(): Stamp {
-    return { clock: this.client.clockSeen + 1n, writer: this.client.writer, seq: this.client.nextSeq() };
-  }
-
-  /**
-   * Stamps an entry and applies it to every live replica, last backup first.
-   * A set goes out under the client's own clock first (one round fewer); list
-   * entries take the stamp round, because a restamped append would leave its
-   * first copies behind as duplicates.
-   */
+  /** Stamps an entry and applies it to every live replica, last backup first. */
   async #write(kind: WriteKind, key: string, value: string): Promise<WriteReply__Output> {
     const deadline = Date.now() + this.client.callTimeoutMs;
-    let ownStamp = kind === "set";
-    let stamp = ownStamp ? this.#ownStamp() : await this.#stamp(deadline);
+    let stamp = await this.#stamp(deadline);
     const entry = { target: this.#target(false), key, value, stamp: stampToWire(stamp) };
     const applied = new Map<string, WriteReply__Output>();
     let lastError: unknown = this.#noReplica();
@@ -199,17 +179,11 @@ export class Bin implements Storage {
           if (applied.has(address)) continue;
           entry.target = this.#target(false);
           const reply = (await this.#on(address, { [kind]: entry })).write!;
-          this.client.observeClock(wireToBigint(reply.clock));
-          // A set under a stamp from the stamp round is above every entry acknowledged before it
-          // began: a later entry on the replica is a concurrent write, which may win.
-          if (reply.superseded && (kind !== "set" || ownStamp)) {
-            // A set under the client's own clock met a later entry of its key, which may be
-            // acknowledged: it needs a real stamp. An append met a remove of its value, stamped
-            // above it, that got to the replica first: the append would never show, and the
-            // remove did not count it. Either way start over under a stamp from the stamp round;
-            // an append's copies applied so far are removed by the remove wherever it lands,
-            // a set's lose to the restamped set.
-            ownStamp = false;
+          if (reply.superseded) {
+            // A remove of this value, stamped above this append, got to the replica first: the
+            // append would never show, and the remove did not count it. Start over, stamped
+            // above the remove; the copies applied so far are removed by it wherever it lands.
+            this.client.observeClock(wireToBigint(reply.clock));
             stamp = await this.#stamp(deadline);
             entry.stamp = stampToWire(stamp);
             applied.clear();

@@ -20,10 +20,9 @@ export interface ApplyOutcome {
   /** remove entries: occurrences removed, decided when the store first applied this entry. */
   removed: number;
   /**
-   * set entries: the key holds an entry with a larger stamp, so this one does
-   * not show. append entries: a remove of the same value with a larger stamp
-   * was here first, so this append never shows (the remove must not count an
-   * append that arrives after it). A writer may restamp either (see bin.ts).
+   * append entries: a remove of the same value with a larger stamp was here
+   * first, so this append never shows. A writer still applying it restamps it
+   * (the remove must not count an append that arrives after it).
    */
   superseded: boolean;
 }

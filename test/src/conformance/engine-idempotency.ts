@@ -1,8 +1,6 @@
 // Idempotency of log entries, checked on a store engine: applying a batch of
 // entries once in order, or shuffled and twice, gives the same state. This is
-// what lets replicas converge and repairs be retried (HAZARDS.md 5). An entry
-// that loses to a later one says so, which is how a writer learns its stamp was
-// too low.
+// what lets replicas converge and repairs be retried (HAZARDS.md 5).
 import type { StoreEngine } from "@binring/backend";
 import { type Entry, type EntryKind, newWriterId, WHOLE_RING } from "@binring/core";
 import { expect, it } from "vitest";
@@ -72,22 +70,5 @@ export function itAppliesEntriesIdempotently(openEngine: () => Promise<StoreEngi
     const oneByOne = await openEngine();
     for (const entry of [...entries].reverse()) await oneByOne.apply([entry]);
     expect(await observableState(oneByOne)).toEqual(expected);
-  });
-
-  it("says whether a set was superseded: below the key's entry yes, a replay or a later one no", async () => {
-    const engine = await openEngine();
-    const writer = newWriterId();
-    const set = (clock: bigint, value: string): Entry => ({
-      bin: "b",
-      key: "k",
-      kind: "set",
-      value,
-      stamp: { clock, writer, seq: 0 },
-    });
-    expect(await engine.apply([set(10n, "ten")])).toEqual([{ removed: 0, superseded: false }]);
-    expect(await engine.apply([set(10n, "ten")])).toEqual([{ removed: 0, superseded: false }]);
-    expect(await engine.apply([set(9n, "nine")])).toEqual([{ removed: 0, superseded: true }]);
-    expect(await engine.apply([set(11n, "eleven")])).toEqual([{ removed: 0, superseded: false }]);
-    expect((await engine.getString("b", "k"))?.value).toBe("eleven");
   });
 }

@@ -16,9 +16,8 @@ export interface WriteReply {
    */
   'ready'?: (boolean);
   /**
-   * Set: the key holds an entry with a larger stamp, so this one does not
-   * show. ListAppend: a remove of the same value with a larger stamp got here
-   * first, so this append never shows. A writer may restamp the entry above
+   * ListAppend: a remove of the same value with a larger stamp got here
+   * first, so this append never shows; the writer must restamp it above
    * `clock` and apply it again.
    */
   'superseded'?: (boolean);
@@ -41,9 +40,8 @@ export interface WriteReply__Output {
    */
   'ready': (boolean);
   /**
-   * Set: the key holds an entry with a larger stamp, so this one does not
-   * show. ListAppend: a remove of the same value with a larger stamp got here
-   * first, so this append never shows. A writer may restamp the entry above
+   * ListAppend: a remove of the same value with a larger stamp got here
+   * first, so this append never shows; the writer must restamp it above
    * `clock` and apply it again.
    */
   'superseded': (boolean);
