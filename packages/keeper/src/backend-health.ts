@@ -5,7 +5,8 @@
 //   ready --miss--> suspect --answer--> ready
 //   suspect --misses >= N and lease lapsed--> dead
 //   dead --answers again--> filling --filled--> ready
-//   ready | suspect --restarted, lost writes, or lease lapsed--> filling
+//   ready | suspect --restarted, or lost writes--> filling
+//   ready | suspect --lease lapsed--> ready (granted again at once, no copy)
 import type { Logger } from "pino";
 
 export type HealthState = "unknown" | "ready" | "suspect" | "dead" | "filling";
@@ -53,34 +54,30 @@ export class BackendHealth {
 
   /**
    * Records an answer. Returns "rejoined" when the backend must be refilled
-   * before it is ready: it was dead, it restarted (new incarnation), its
-   * store refused a write, or its lease lapsed (a backend whose lease lapsed
-   * refuses plain renewals, so only a fill makes it ready again).
+   * before it is ready: it was dead, it restarted (new incarnation), or its
+   * store refused a write. Returns "lapsed" when a ready or suspect backend
+   * answers not ready: its lease ran out (a pause), and it refuses plain
+   * renewals then. It was never declared dead, so no writer skipped it and it
+   * holds every acknowledged entry: the owner grants it readiness again.
    */
-  answered(reply: ProbeReply, now: number): "rejoined" | "steady" {
+  answered(reply: ProbeReply, now: number): "rejoined" | "lapsed" | "steady" {
     const restarted = this.last !== undefined && this.last.incarnation !== reply.incarnation;
-    const lapsed = (this.state === "ready" || this.state === "suspect") && !reply.ready;
+    const wasLive = this.state === "ready" || this.state === "suspect";
     this.last = reply;
     this.lastAnswerAt = now;
     this.misses = 0;
-    if (this.state === "dead" || restarted || reply.needsFill || lapsed) {
+    if (this.state === "dead" || restarted || reply.needsFill) {
       if (this.state !== "filling" || restarted) {
         this.setState(
           "filling",
-          restarted
-            ? "restarted"
-            : reply.needsFill
-              ? "its store refused a write"
-              : lapsed
-                ? "its lease lapsed"
-                : "answers again",
+          restarted ? "restarted" : reply.needsFill ? "its store refused a write" : "answers again",
         );
         return "rejoined";
       }
       return "steady";
     }
     if (this.state === "suspect") this.setState("ready", "answers again");
-    return "steady";
+    return wasLive && !reply.ready ? "lapsed" : "steady";
   }
 
   /**

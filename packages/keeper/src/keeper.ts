@@ -662,8 +662,11 @@ export class Keeper {
       return;
     }
     const wasLive = this.#liveSet();
-    if (health.answered(probe, now) === "rejoined") {
-      this.#decide("fill", health.address, without(wasLive, health.address));
+    const answer = health.answered(probe, now);
+    if (answer === "rejoined") this.#decide("fill", health.address, without(wasLive, health.address));
+    if (answer === "lapsed") {
+      this.#logger.info({ backend: health.address }, "lease lapsed; granting readiness again");
+      void this.#grant(health, true);
     }
     this.#noteWithheld(health.address, now);
   }

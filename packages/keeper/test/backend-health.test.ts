@@ -84,15 +84,19 @@ describe("BackendHealth", () => {
     expect(refused.answered(reply({ needsFill: true }), 2000)).toBe("steady");
   });
 
-  it("a ready or suspect backend whose lease lapsed must be filled: it refuses plain renewals", () => {
+  it("a ready or suspect backend whose lease lapsed is granted again, without a fill", () => {
     const suspect = readyBackend();
     suspect.missed(1000, MISSES, LEASE_MS);
     expect(suspect.state).toBe("suspect");
-    expect(suspect.answered(reply({ ready: false }), 2700)).toBe("rejoined");
-    expect(suspect.state).toBe("filling");
+    expect(suspect.answered(reply({ ready: false }), 2700)).toBe("lapsed");
+    expect(suspect.state).toBe("ready");
     const ready = readyBackend();
-    expect(ready.answered(reply({ ready: false }), 500)).toBe("rejoined");
-    expect(ready.state).toBe("filling");
+    expect(ready.answered(reply({ ready: false }), 500)).toBe("lapsed");
+    expect(ready.state).toBe("ready");
+    // Once dead it was repaired around: answering not ready then means a fill.
+    for (const now of [1000, 2000, 3100]) ready.missed(now, MISSES, LEASE_MS);
+    expect(ready.state).toBe("dead");
+    expect(ready.answered(reply({ ready: false }), 9000)).toBe("rejoined");
   });
 
   it("a backend never heard from dies once an earlier keeper's lease must have lapsed", () => {
