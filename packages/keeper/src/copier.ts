@@ -24,7 +24,14 @@ export interface CopyContext {
   stop?: () => boolean;
 }
 
-/** Copies one task; resolves true when at least one source was copied completely. */
+/**
+ * Copies one task; resolves true when every source was copied completely.
+ * One complete source is not enough: it may itself be a stand-in still being
+ * repaired, or a backend filling after a restart, and only the union of every
+ * live holder of a stretch is sure to hold each acknowledged entry (each is on
+ * every replica that was live when it was acknowledged). A source that died
+ * fails the task; the retry plans again without it once it is declared dead.
+ */
 export async function copyTask(task: CopyTask, context: CopyContext): Promise<boolean> {
   const outcomes = await Promise.all(
     task.sources.map(async (source) => {
@@ -40,7 +47,7 @@ export async function copyTask(task: CopyTask, context: CopyContext): Promise<bo
       }
     }),
   );
-  return outcomes.some(Boolean);
+  return outcomes.every(Boolean);
 }
 
 async function copyFrom(source: string, task: CopyTask, context: CopyContext): Promise<void> {

@@ -1,5 +1,6 @@
 // @binring/keeper: liveness, clock convergence, repair, the cluster view, and the keeper ring.
 export { BackendHealth, type HealthState, type ProbeReply } from "./backend-health.js";
+export { type CopyContext, type CopyProgress, copyTask } from "./copier.js";
 export { type Intent, IntentLog, KEEPER_LOG_BIN, type LogContents } from "./intent-log.js";
 export { type ClusterViewSnapshot, Keeper, type KeeperOptions, type ViewEntry } from "./keeper.js";
 export { DEFAULT_KEEPER_TIMING, type KeeperTiming, parseKeeperTiming } from "./keeper-options.js";
