@@ -131,8 +131,8 @@ export class Workload {
 
   #liveValues(bin: string, key: string): string[] {
     const list = `${bin}\u0000${key}`;
-    let live = this.#live.get(list);
-    if (!live) this.#live.set(list, (live = []));
+    const live = this.#live.get(list) ?? [];
+    this.#live.set(list, live);
     return live;
   }
 
