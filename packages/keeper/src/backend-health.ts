@@ -37,6 +37,12 @@ export class BackendHealth {
   lastGrantAt = Number.NEGATIVE_INFINITY;
   /** The last answer; undefined until one came. */
   last: ProbeReply | undefined;
+  /**
+   * The incarnation the published view vouched for when this keeper took the
+   * backend over, before it heard from it: an answer from another incarnation
+   * is a restart, even if this keeper never heard the old one.
+   */
+  vouchedIncarnation: string | undefined;
 
   constructor(
     readonly address: string,
@@ -61,23 +67,32 @@ export class BackendHealth {
    * holds every acknowledged entry: the owner grants it readiness again.
    */
   answered(reply: ProbeReply, now: number): "rejoined" | "lapsed" | "steady" {
-    const restarted = this.last !== undefined && this.last.incarnation !== reply.incarnation;
-    const wasLive = this.state === "ready" || this.state === "suspect";
+    const known = this.last?.incarnation ?? this.vouchedIncarnation;
+    const restarted = known !== undefined && known !== reply.incarnation;
+    // A lapsed lease is granted again only to the incarnation known to hold everything.
+    const lapsed = (this.state === "ready" || this.state === "suspect") && !reply.ready;
+    const unvouched = lapsed && known === undefined;
     this.last = reply;
     this.lastAnswerAt = now;
     this.misses = 0;
-    if (this.state === "dead" || restarted || reply.needsFill) {
+    if (this.state === "dead" || restarted || reply.needsFill || unvouched) {
       if (this.state !== "filling" || restarted) {
         this.setState(
           "filling",
-          restarted ? "restarted" : reply.needsFill ? "its store refused a write" : "answers again",
+          restarted
+            ? "restarted"
+            : reply.needsFill
+              ? "its store refused a write"
+              : unvouched
+                ? "not ready, and no incarnation known to this keeper"
+                : "answers again",
         );
         return "rejoined";
       }
       return "steady";
     }
     if (this.state === "suspect") this.setState("ready", "answers again");
-    return wasLive && !reply.ready ? "lapsed" : "steady";
+    return lapsed ? "lapsed" : "steady";
   }
 
   /**

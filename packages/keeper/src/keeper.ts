@@ -468,7 +468,9 @@ export class Keeper {
     this.#jobs = this.#jobs.filter((job) => next.has(job.backend));
     for (const backend of gained) {
       const published = this.#view.get(backend);
-      this.#health.get(backend)!.setState(published?.state ?? "unknown", "taken over");
+      const health = this.#health.get(backend)!;
+      health.vouchedIncarnation = published?.incarnation || undefined;
+      health.setState(published?.state ?? "unknown", "taken over");
       this.#toRecover.add(backend);
     }
     if (gained.length > 0) this.#recover();

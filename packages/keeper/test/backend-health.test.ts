@@ -99,6 +99,25 @@ describe("BackendHealth", () => {
     expect(ready.answered(reply({ ready: false }), 9000)).toBe("rejoined");
   });
 
+  it("taken over before this keeper heard it: another incarnation is a restart, and nothing known means a fill", () => {
+    const takenOver = () => {
+      const health = new BackendHealth("b:3", pino({ level: "silent" }), 0);
+      health.setState("suspect", "taken over");
+      return health;
+    };
+    // The soak found this: a takeover keeper re-granted a backend that had restarted on stale data.
+    const restarted = takenOver();
+    restarted.vouchedIncarnation = "a";
+    expect(restarted.answered(reply({ incarnation: "b", ready: false }), 1000)).toBe("rejoined");
+    expect(restarted.state).toBe("filling");
+    const paused = takenOver();
+    paused.vouchedIncarnation = "a";
+    expect(paused.answered(reply({ incarnation: "a", ready: false }), 1000)).toBe("lapsed");
+    const unknown = takenOver();
+    expect(unknown.answered(reply({ incarnation: "a", ready: false }), 1000)).toBe("rejoined");
+    expect(unknown.state).toBe("filling");
+  });
+
   it("a backend never heard from dies once an earlier keeper's lease must have lapsed", () => {
     const health = new BackendHealth("b:2", pino({ level: "silent" }), 0);
     health.missed(1000, MISSES, LEASE_MS);
