@@ -227,14 +227,7 @@ export class ChaosRun {
         );
         return;
       case "pause-backend":
-        this.#backendDown.set(fault.target, "paused");
-        control.pause("backend", fault.target);
-        this.#fault("pause", `backend-${fault.target}`, `SIGSTOP for ${fault.pauseMs} ms`);
-        this.#schedule(`backend-${fault.target}`, fault.pauseMs, async () => {
-          control.resume("backend", fault.target);
-          this.#backendDown.delete(fault.target);
-          this.#fault("resume", `backend-${fault.target}`, "SIGCONT");
-        });
+        this.#pause(control, "backend", fault.target, fault.pauseMs);
         return;
       case "kill-keeper":
         this.#keeperDown.set(fault.target, "killed");
@@ -247,16 +240,23 @@ export class ChaosRun {
         });
         return;
       case "pause-keeper":
-        this.#keeperDown.set(fault.target, "paused");
-        control.pause("keeper", fault.target);
-        this.#fault("pause", `keeper-${fault.target}`, `SIGSTOP for ${fault.pauseMs} ms`);
-        this.#schedule(`keeper-${fault.target}`, fault.pauseMs, async () => {
-          control.resume("keeper", fault.target);
-          this.#keeperDown.delete(fault.target);
-          this.#fault("resume", `keeper-${fault.target}`, "SIGCONT");
-        });
+        this.#pause(control, "keeper", fault.target, fault.pauseMs);
         return;
     }
+  }
+
+  /** SIGSTOP now, SIGCONT after `pauseMs` (or at heal). */
+  #pause(control: ClusterControl, kind: "backend" | "keeper", target: number, pauseMs: number): void {
+    const down = kind === "backend" ? this.#backendDown : this.#keeperDown;
+    const name = `${kind}-${target}`;
+    down.set(target, "paused");
+    control.pause(kind, target);
+    this.#fault("pause", name, `SIGSTOP for ${pauseMs} ms`);
+    this.#schedule(name, pauseMs, async () => {
+      control.resume(kind, target);
+      down.delete(target);
+      this.#fault("resume", name, "SIGCONT");
+    });
   }
 
   /** Runs `recover` after `ms`, or at once when heal() comes first. */

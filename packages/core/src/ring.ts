@@ -129,25 +129,11 @@ export class HashRing {
 
   #replicasAt(point: number, isLive: (id: string) => boolean, count: number): string[] {
     const replicas: string[] = [];
-    const total = this.#points.length;
-    if (total === 0 || count < 1) return replicas;
-    const tracked: number[] = [];
-    let table: Uint8Array | undefined;
-    let met = 0;
-    // Ends at the latest once the walk has met every member, within one turn of the ring.
-    for (let i = this.#firstAtOrAfter(point); ; i = i + 1 === total ? 0 : i + 1) {
-      const owner = this.#owners[i]!;
-      if (table ? table[owner] === 1 : tracked.includes(owner)) continue;
-      if (table) table[owner] = 1;
-      else if (tracked.push(owner) === LIST_TRACKED_OWNERS) {
-        table = new Uint8Array(this.members.length);
-        for (const seen of tracked) table[seen] = 1;
-      }
+    if (count < 1) return replicas;
+    this.#walkMembers(point, (owner) => {
       const id = this.members[owner]!.id;
-      if (isLive(id) && replicas.push(id) === count) break;
-      // Every member met: fewer than `count` are live, and they are all in.
-      if (++met === this.members.length) break;
-    }
+      return isLive(id) && replicas.push(id) === count;
+    });
     return replicas;
   }
 
@@ -162,16 +148,48 @@ export class HashRing {
     liveZones: number | undefined,
   ): string[] {
     const replicas: string[] = [];
-    const total = this.#points.length;
-    if (total === 0 || count < 1) return replicas;
-    // Members met: a short list first, a per-member table once the walk is long (as in #replicasAt).
-    const tracked: number[] = [];
-    let table: Uint8Array | undefined;
+    if (count < 1) return replicas;
     /** Zones of the replicas taken while zones last: at most `count`, so a list. */
     const zonesTaken: number[] = [];
     /** Live members met in a zone already taken, in walk order: the fallback. */
     const skipped: string[] = [];
     let zonesExhausted = false;
+    this.#walkMembers(point, (owner, met) => {
+      const id = this.members[owner]!.id;
+      if (!isLive(id)) return false;
+      const zone = this.#zoneOf[owner]!;
+      if (zonesExhausted) return replicas.push(id) === count;
+      if (!zonesTaken.includes(zone)) {
+        zonesTaken.push(zone);
+        if (replicas.push(id) === count) return true;
+      } else {
+        skipped.push(id);
+      }
+      // Whether a new zone can still come is worth an O(members) count only on a long walk.
+      if (skipped.length > 0 && met >= LIST_TRACKED_OWNERS) liveZones ??= this.#liveZones(isLive);
+      if (zonesTaken.length === this.#zoneCount || zonesTaken.length === liveZones) {
+        // No new zone can come: fall back to the members met, in walk order.
+        zonesExhausted = true;
+        for (const fallback of skipped) if (replicas.push(fallback) === count) return true;
+      }
+      return false;
+    });
+    // The walk met every member without running out of zones: the skipped fill the rest.
+    if (!zonesExhausted) replicas.push(...skipped.slice(0, count - replicas.length));
+    return replicas;
+  }
+
+  /**
+   * Visits each member once, in clockwise order from `point`, until `visit`
+   * returns true or every member was met (within one turn of the ring).
+   * `met` is how many members came before this one. Members met are tracked
+   * in a short list first, and in a per-member table once the walk is long.
+   */
+  #walkMembers(point: number, visit: (owner: number, met: number) => boolean): void {
+    const total = this.#points.length;
+    if (total === 0) return;
+    const tracked: number[] = [];
+    let table: Uint8Array | undefined;
     let met = 0;
     for (let i = this.#firstAtOrAfter(point); ; i = i + 1 === total ? 0 : i + 1) {
       const owner = this.#owners[i]!;
@@ -181,32 +199,8 @@ export class HashRing {
         table = new Uint8Array(this.members.length);
         for (const seen of tracked) table[seen] = 1;
       }
-      const id = this.members[owner]!.id;
-      if (isLive(id)) {
-        const zone = this.#zoneOf[owner]!;
-        if (zonesExhausted) {
-          if (replicas.push(id) === count) break;
-        } else if (!zonesTaken.includes(zone)) {
-          zonesTaken.push(zone);
-          if (replicas.push(id) === count) break;
-        } else {
-          skipped.push(id);
-        }
-        // Whether a new zone can still come is worth an O(members) count only on a long walk.
-        if (!zonesExhausted && skipped.length > 0 && met >= LIST_TRACKED_OWNERS) {
-          liveZones ??= this.#liveZones(isLive);
-        }
-        if (!zonesExhausted && (zonesTaken.length === this.#zoneCount || zonesTaken.length === liveZones)) {
-          // No new zone can come: fall back to the members met, in walk order.
-          zonesExhausted = true;
-          for (const fallback of skipped) if (replicas.push(fallback) === count) return replicas;
-        }
-      }
-      if (++met === this.members.length) break;
+      if (visit(owner, met) || ++met === this.members.length) return;
     }
-    // The walk met every member without running out of zones: the skipped fill the rest.
-    if (!zonesExhausted) replicas.push(...skipped.slice(0, count - replicas.length));
-    return replicas;
   }
 
   /** Zones that have at least one live member. */
