@@ -156,11 +156,14 @@ export class Keeper {
   /** Largest clock this slice has been raised to: a beat above it triggers a raise at once. */
   #clockTarget = 0n;
   #timers: NodeJS.Timeout[] = [];
+  /** Beats sent to peers since start: shown in status, so chatter between keepers is visible. */
+  #beatsSent = 0;
   #stopped = false;
   #heartbeating = false;
   #beating = false;
   #syncing = false;
-  #syncAgain = false;
+  /** A beat was asked for while one was in flight: it carried older news, so beat again after it. */
+  #beatAgain = false;
   /** When the last heartbeat round started (ms); 0 before the first. */
   #lastRoundAt = 0;
   #rounds = 0;
@@ -246,6 +249,7 @@ export class Keeper {
       keeper: this.name,
       address: this.self,
       epoch: this.#view.epoch.toString(),
+      beatsSent: this.#beatsSent,
       keepers: this.keeperRing.keepers.map((address) => ({
         address,
         self: address === this.self,
@@ -388,15 +392,23 @@ export class Keeper {
     if (this.#view.merge(wireToBigint(beat.epoch), published) !== "unchanged") {
       this.#logger.debug({ epoch: this.#view.epoch.toString(), from: beat.keeper }, "view merged");
     }
-    if (peer.maxClock > this.#clockTarget) void this.#clockSyncRound();
+    this.#raiseSlice(peer.maxClock);
     this.#refreshSlice();
   }
 
+  /** Beats every peer; asked again while a round is in flight, it runs once more after it. */
   async #beatRound(): Promise<void> {
-    if (this.#beating || this.#stopped) return;
+    if (this.#stopped) return;
+    if (this.#beating) {
+      this.#beatAgain = true;
+      return;
+    }
     this.#beating = true;
     try {
-      await Promise.all(this.peers.addresses.map((peer) => this.#beatPeer(peer)));
+      do {
+        this.#beatAgain = false;
+        await Promise.all(this.peers.addresses.map((peer) => this.#beatPeer(peer)));
+      } while (this.#beatAgain && !this.#stopped);
     } finally {
       this.#beating = false;
     }
@@ -406,6 +418,7 @@ export class Keeper {
   async #beatPeer(peer: string): Promise<boolean> {
     const withheld = this.#withheld();
     const sentAt = performance.now();
+    this.#beatsSent++;
     let reply: KeeperBeat__Output;
     try {
       // A beat may take up to an interval: a slow peer is not a dead one, and the fence waits for it.
@@ -940,33 +953,30 @@ export class Keeper {
   // ---- clocks ----
 
   /**
-   * Reads the clocks of this slice's backends and raises them to the largest
-   * clock of the cluster: this slice's, or any peer's as its beat reported.
-   * A rise in this slice is beaten to the peers at once.
+   * Every clock-sync interval: raises this slice's backends to the largest
+   * clock known, reads their clocks from the answers, raises the laggards to
+   * the slice's largest, and beats the peers when that is a new largest clock
+   * of the cluster. Only this round beats: a raise triggered by a peer's beat
+   * never does, or two keepers under write load would trigger each other
+   * without end (every round finds clocks moved on by the writes).
    */
   async #clockSyncRound(): Promise<void> {
-    if (this.#stopped) return;
-    if (this.#syncing) {
-      this.#syncAgain = true;
-      return;
-    }
+    if (this.#syncing || this.#stopped) return;
     this.#syncing = true;
     try {
-      do {
-        this.#syncAgain = false;
-        await this.#syncClocks();
-      } while (this.#syncAgain && !this.#stopped);
+      await this.#syncClocks();
     } finally {
       this.#syncing = false;
     }
   }
 
   async #syncClocks(): Promise<void> {
-    const live = this.#liveSet();
-    const slice = [...this.#slice].filter((address) => live.has(address));
+    const peersMax = this.peers.maxClock(performance.now());
+    const floor = peersMax > this.#clockTarget ? peersMax : this.#clockTarget;
+    const slice = this.#liveSlice();
     const clocks = await Promise.all(
       slice.map((address) =>
-        this.#heartbeat(address, {}).then(
+        this.#heartbeat(address, { clockFloor: bigintToWire(floor) }).then(
           (reply) => BigInt(reply.clock),
           () => undefined,
         ),
@@ -974,21 +984,33 @@ export class Keeper {
     );
     let sliceMax = 0n;
     for (const clock of clocks) if (clock !== undefined && clock > sliceMax) sliceMax = clock;
-    const peersMax = this.peers.maxClock(performance.now());
     if (sliceMax > this.#sliceMaxClock) {
       this.#sliceMaxClock = sliceMax;
       // Only a new largest clock of the cluster is worth a beat now; anything less, peers already have.
       if (sliceMax > peersMax) void this.#beatRound();
     }
-    const highest = peersMax > sliceMax ? peersMax : sliceMax;
-    if (highest > this.#clockTarget) this.#clockTarget = highest;
+    if (sliceMax > this.#clockTarget) this.#clockTarget = sliceMax;
     await Promise.all(
       slice.map((address, i) =>
-        clocks[i] !== undefined && clocks[i]! < highest
-          ? this.#heartbeat(address, { clockFloor: bigintToWire(highest) }).catch(() => undefined)
+        clocks[i] !== undefined && clocks[i]! < sliceMax
+          ? this.#heartbeat(address, { clockFloor: bigintToWire(sliceMax) }).catch(() => undefined)
           : undefined,
       ),
     );
+  }
+
+  /** A peer's beat carried a clock above this slice's: raise the slice to it at once. */
+  #raiseSlice(clock: bigint): void {
+    if (clock <= this.#clockTarget || this.#stopped) return;
+    this.#clockTarget = clock;
+    for (const address of this.#liveSlice()) {
+      this.#heartbeat(address, { clockFloor: bigintToWire(clock) }).catch(() => undefined);
+    }
+  }
+
+  #liveSlice(): string[] {
+    const live = this.#liveSet();
+    return [...this.#slice].filter((address) => live.has(address));
   }
 }
 

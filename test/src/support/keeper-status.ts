@@ -5,6 +5,7 @@ export interface KeeperStatus {
   keeper: string;
   address: string;
   epoch: string;
+  beatsSent: number;
   keepers: { address: string; self: boolean; alive: boolean; slice: string[]; working: string[] }[];
   backends: {
     address: string;
