@@ -1,6 +1,7 @@
 // The Redis store engine. Entries are applied by one Lua script
 // (lua/apply-entries.lua), so concurrent requests never race between a read
-// and a write; the entries of one event-loop turn share one script call.
+// and a write; the entries of one event-loop turn share one script call, and
+// the reads of one turn one pipeline (turn-pipeline.ts).
 //
 // Layout (one Redis per backend; <bin> is "<utf8 byte length>:<bin name>", so
 // "<bin><key>" never collides for distinct (bin, key) pairs):
@@ -32,6 +33,7 @@ import {
   type StoreEngine,
   type StoreStats,
 } from "./store-engine.js";
+import { TurnPipeline } from "./turn-pipeline.js";
 
 const STAMP_LENGTH = 40;
 /** Bins read per pipeline while scanning. */
@@ -65,6 +67,7 @@ export interface RedisEngineOptions {
 
 export class RedisEngine implements StoreEngine {
   readonly #redis: Redis;
+  readonly #pipeline: TurnPipeline;
   readonly #keyPrefix: string;
   readonly #applyEntries: ScriptRunner;
   readonly #raiseClock: ScriptRunner;
@@ -87,6 +90,7 @@ export class RedisEngine implements StoreEngine {
     });
     // Errors surface through the commands that fail; without a listener ioredis would print them.
     this.#redis.on("error", () => {});
+    this.#pipeline = new TurnPipeline(this.#redis);
     this.#keyPrefix = options.keyPrefix ?? "";
     this.#applyEntries = this.#define("applyEntries", "apply-entries", 0);
     this.#raiseClock = this.#define("raiseClock", "raise-clock", 1);
@@ -174,23 +178,27 @@ export class RedisEngine implements StoreEngine {
   }
 
   async getString(bin: string, key: string): Promise<StoredString | null> {
-    const stored = await this.#call(() => this.#redis.get(`s:${binTag(bin)}${key}`));
+    const stored = await this.#call(() =>
+      this.#pipeline.send<string | null>("get", `s:${binTag(bin)}${key}`),
+    );
     if (stored === null) return null;
     return { stamp: decodeStamp(stored.slice(0, STAMP_LENGTH)), value: stored.slice(STAMP_LENGTH) };
   }
 
   async keys(bin: string, pattern: KeyPattern): Promise<string[]> {
-    const keys = await this.#call(() => this.#redis.smembers(`k:${binTag(bin)}`));
+    const keys = await this.#call(() => this.#pipeline.send<string[]>("smembers", `k:${binTag(bin)}`));
     return keys.filter((key) => matchesPattern(key, pattern)).sort();
   }
 
   async getList(bin: string, key: string): Promise<string[]> {
-    const members = await this.#call(() => this.#redis.zrange(`l:${binTag(bin)}${key}`, 0, -1));
+    const members = await this.#call(() =>
+      this.#pipeline.send<string[]>("zrange", `l:${binTag(bin)}${key}`, 0, -1),
+    );
     return members.map((member) => member.slice(STAMP_LENGTH));
   }
 
   async listKeys(bin: string, pattern: KeyPattern): Promise<string[]> {
-    const keys = await this.#call(() => this.#redis.smembers(`lk:${binTag(bin)}`));
+    const keys = await this.#call(() => this.#pipeline.send<string[]>("smembers", `lk:${binTag(bin)}`));
     return keys.filter((key) => matchesPattern(key, pattern)).sort();
   }
 
@@ -215,11 +223,14 @@ export class RedisEngine implements StoreEngine {
   async #binEntries(bin: string): Promise<Entry[]> {
     const tag = binTag(bin);
     const [stringKeys, listKeys] = await this.#call(() =>
-      Promise.all([this.#redis.smembers(`ka:${tag}`), this.#redis.smembers(`la:${tag}`)]),
+      Promise.all([
+        this.#pipeline.send<string[]>("smembers", `ka:${tag}`),
+        this.#pipeline.send<string[]>("smembers", `la:${tag}`),
+      ]),
     );
     const entries: Entry[] = [];
     const strings = await this.#call(() =>
-      Promise.all(stringKeys.map((key) => this.#redis.get(`s:${tag}${key}`))),
+      Promise.all(stringKeys.map((key) => this.#pipeline.send<string | null>("get", `s:${tag}${key}`))),
     );
     stringKeys.forEach((key, i) => {
       const stored = strings[i];
@@ -230,7 +241,10 @@ export class RedisEngine implements StoreEngine {
     const lists = await this.#call(() =>
       Promise.all(
         listKeys.map((key) =>
-          Promise.all([this.#redis.zrange(`l:${tag}${key}`, 0, -1), this.#redis.hgetall(`lt:${tag}${key}`)]),
+          Promise.all([
+            this.#pipeline.send<string[]>("zrange", `l:${tag}${key}`, 0, -1),
+            this.#pipeline.send<Record<string, string>>("hgetall", `lt:${tag}${key}`),
+          ]),
         ),
       ),
     );
@@ -257,7 +271,9 @@ export class RedisEngine implements StoreEngine {
       }
     }
     const found = await this.#call(() =>
-      Promise.all(intervals.map(([from, to]) => this.#redis.zrangebyscore("bins", from, `(${to}`))),
+      Promise.all(
+        intervals.map(([from, to]) => this.#pipeline.send<string[]>("zrangebyscore", "bins", from, `(${to}`)),
+      ),
     );
     return [...new Set(found.flat())];
   }
@@ -268,10 +284,10 @@ export class RedisEngine implements StoreEngine {
       const tag = binTag(bin);
       const [stringKeys, listKeys, liveKeys, liveLists] = await this.#call(() =>
         Promise.all([
-          this.#redis.smembers(`ka:${tag}`),
-          this.#redis.smembers(`la:${tag}`),
-          this.#redis.scard(`k:${tag}`),
-          this.#redis.scard(`lk:${tag}`),
+          this.#pipeline.send<string[]>("smembers", `ka:${tag}`),
+          this.#pipeline.send<string[]>("smembers", `la:${tag}`),
+          this.#pipeline.send<number>("scard", `k:${tag}`),
+          this.#pipeline.send<number>("scard", `lk:${tag}`),
         ]),
       );
       const doomed = [
@@ -296,7 +312,7 @@ export class RedisEngine implements StoreEngine {
   }
 
   async loadClockReservation(): Promise<bigint> {
-    const stored = await this.#call(() => this.#redis.get("clock"));
+    const stored = await this.#call(() => this.#pipeline.send<string | null>("get", "clock"));
     return stored === null ? 0n : BigInt(`0x${stored}`);
   }
 
@@ -307,7 +323,11 @@ export class RedisEngine implements StoreEngine {
 
   async stats(): Promise<StoreStats> {
     const [bins, keys, lists] = await this.#call(() =>
-      Promise.all([this.#redis.zcard("bins"), this.#redis.get("n:keys"), this.#redis.get("n:lists")]),
+      Promise.all([
+        this.#pipeline.send<number>("zcard", "bins"),
+        this.#pipeline.send<string | null>("get", "n:keys"),
+        this.#pipeline.send<string | null>("get", "n:lists"),
+      ]),
     );
     return { bins, keys: Number(keys ?? 0), lists: Number(lists ?? 0) };
   }

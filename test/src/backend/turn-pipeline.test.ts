@@ -1,0 +1,60 @@
+// The reads a backend issues in one event-loop turn reach Redis as one
+// pipeline: Redis reads them off its socket in a few reads instead of one per
+// command (its `total_reads_processed` counter), and each caller still gets its
+// own reply, errors included.
+import { RedisEngine } from "@binring/backend";
+import { type Entry, UnavailableError } from "@binring/core";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { RedisServer } from "../support/index.js";
+
+let server: RedisServer;
+let engine: RedisEngine;
+let observer: Redis;
+
+beforeAll(async () => {
+  server = await RedisServer.start();
+  engine = new RedisEngine({ url: server.url });
+  await engine.waitUntilReady();
+  observer = new Redis(server.url);
+});
+afterAll(async () => {
+  observer.disconnect();
+  await engine.close();
+  await server.stop();
+});
+
+async function readsProcessed(): Promise<number> {
+  const stats = await observer.info("stats");
+  return Number(/total_reads_processed:(\d+)/.exec(stats)?.[1]);
+}
+
+function setEntry(i: number): Entry {
+  return {
+    bin: `bin-${i}`,
+    key: "k",
+    kind: "set",
+    value: `v${i}`,
+    stamp: { clock: 1n, writer: "0123456789abcdef", seq: i },
+  };
+}
+
+it("200 concurrent reads cost Redis a handful of socket reads, each answered with its own value", async () => {
+  await engine.apply(Array.from({ length: 200 }, (_, i) => setEntry(i)));
+  const before = await readsProcessed();
+  const values = await Promise.all(Array.from({ length: 200 }, (_, i) => engine.getString(`bin-${i}`, "k")));
+  const reads = (await readsProcessed()) - before;
+  expect(values.map((stored) => stored?.value)).toEqual(Array.from({ length: 200 }, (_, i) => `v${i}`));
+  // One read per command without the pipeline (200); the INFO call itself is one more.
+  expect(reads).toBeLessThan(10);
+});
+
+it("a failing command in the pipeline fails only its own caller", async () => {
+  await observer.sadd("k:5:bin-x", "a");
+  await observer.set("k:5:bin-y", "wrong type");
+  const [keys, wrongType] = await Promise.allSettled([engine.keys("bin-x", {}), engine.keys("bin-y", {})]);
+  expect(keys).toEqual({ status: "fulfilled", value: ["a"] });
+  expect(wrongType.status).toBe("rejected");
+  expect(String((wrongType as PromiseRejectedResult).reason)).toMatch(/WRONGTYPE/);
+  expect((wrongType as PromiseRejectedResult).reason).not.toBeInstanceOf(UnavailableError);
+});
