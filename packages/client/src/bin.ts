@@ -133,7 +133,7 @@ export class Bin implements Storage {
     operation: (target: Target) => Parameters<BackendChannel["execute"]>[0],
     deadline = Date.now() + this.client.callTimeoutMs,
   ): Promise<OperationResult__Output> {
-    let lastError: unknown = this.#noReplica();
+    let lastError: unknown;
     for (let attempt = 0; ; attempt++) {
       for (const address of this.client.placement(this.point).replicas) {
         try {
@@ -170,11 +170,11 @@ export class Bin implements Storage {
     let stamp = await this.#stamp(deadline);
     const entry = { target: this.#target(false), key, value, stamp: stampToWire(stamp) };
     const applied = new Map<string, WriteReply__Output>();
-    let lastError: unknown = this.#noReplica();
+    let lastError: unknown;
     for (let attempt = 0; ; attempt++) {
       const { replicas } = this.client.placement(this.point);
       try {
-        if (replicas.length === 0) throw lastError;
+        if (replicas.length === 0) throw lastError ?? this.#noReplica();
         for (const address of writeOrder(replicas, this.client.sabotage)) {
           if (applied.has(address)) continue;
           entry.target = this.#target(false);
