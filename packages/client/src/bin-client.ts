@@ -64,7 +64,6 @@ export class BinClient {
   /** TEST ONLY: set from `unsafeSabotage`. */
   readonly sabotage: Sabotage | undefined;
   readonly #channels = new Map<string, BackendChannel>();
-  readonly #bins = new Map<string, Bin>();
   #seq = 0;
   /** Largest clock this client has seen; stamps never go below it. */
   #clockSeen = 0n;
@@ -121,16 +120,15 @@ export class BinClient {
     });
   }
 
-  /** The bin called name (any string, "" included). Bins never see each other's keys. */
+  /**
+   * The bin called name (any string, "" included). Bins never see each other's keys.
+   * A bin holds no state of its own, so none is kept here: a client that
+   * touches millions of bins does not grow with them.
+   */
   bin(name: string): Bin {
     if (this.#closed) throw new InvalidArgumentError("BinClient is closed");
-    let bin = this.#bins.get(name);
-    if (!bin) {
-      checkString("bin name", name, DEFAULT_LIMITS.maxKeyBytes);
-      bin = new Bin(this, name, ringPoint(name));
-      this.#bins.set(name, bin);
-    }
-    return bin;
+    checkString("bin name", name, DEFAULT_LIMITS.maxKeyBytes);
+    return new Bin(this, name, ringPoint(name));
   }
 
   /** The bin's replicas among the backends that are neither dead in the view nor unreachable, primary first. */
