@@ -11,7 +11,7 @@ import {
   redisClusterSpecs,
   startBinring,
 } from "./contenders.js";
-import { LoadProcesses } from "./load-processes.js";
+import { LoadProcesses, WARM_UP_MS } from "./load-processes.js";
 import { fmt, type Measurement, medianRun, table } from "./measure.js";
 import type { BenchResult } from "./result.js";
 import { type BenchSettings, progress } from "./settings.js";
@@ -55,6 +55,7 @@ export async function throughputBench(settings: BenchSettings): Promise<BenchRes
             // One operation in flight cannot be split over two processes; a
             // quick run tries two processes on one workload only.
             if (settings.quick && processes > 1 && workload !== "mixed") continue;
+            if (!settings.quick) await load.warmUp(workload, 64);
             for (const concurrency of concurrencies.filter((c) => c >= processes)) {
               const runs: Measurement[] = [];
               for (let run = 0; run < settings.runs; run++) {
@@ -151,7 +152,8 @@ function report(
 
 Closed loop: \`concurrency\` operations in flight in total (split evenly over the client processes),
 each next one issued when one completes; ${settings.durationMs} ms measured after ${settings.warmupMs} ms
-warm-up, ${settings.runs} run(s) per cell, the run with the median throughput reported. Keys: 1000
+warm-up, ${settings.runs} run(s) per cell (and, before a workload's first cell, ${WARM_UP_MS / 1000} s of it
+unmeasured at c=64: fresh processes run cold), the run with the median throughput reported. Keys: 1000
 preloaded names; values 32 bytes. binring: a bin per name, \`set\`/\`get\` key "k", \`listAppend\`
 to "l"; Redis: \`NAME:k\` / \`NAME:l\` with SET, GET, RPUSH. \`mixed\`: 90% get, 10% set. "WAIT 1":
 every write is followed by \`WAIT 1 1000\` on the key's master (in one pipeline); a write that no
