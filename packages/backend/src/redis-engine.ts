@@ -24,6 +24,7 @@ import {
   RING_SIZE,
   type RingRange,
   ringPoint,
+  TurnBatch,
   UnavailableError,
 } from "@binring/core";
 import { Redis } from "ioredis";
@@ -71,8 +72,7 @@ export class RedisEngine implements StoreEngine {
   readonly #keyPrefix: string;
   readonly #applyEntries: ScriptRunner;
   readonly #raiseClock: ScriptRunner;
-  #pending: PendingApply[] = [];
-  #flushScheduled = false;
+  readonly #applies = new TurnBatch<PendingApply>((pending) => this.#applyInChunks(pending));
 
   constructor(options: RedisEngineOptions) {
     this.#redis = new Redis(options.url, {
@@ -127,18 +127,11 @@ export class RedisEngine implements StoreEngine {
    */
   apply(entries: readonly Entry[]): Promise<ApplyOutcome[]> {
     return new Promise((resolve, reject) => {
-      this.#pending.push({ entries, resolve, reject });
-      if (!this.#flushScheduled) {
-        this.#flushScheduled = true;
-        setImmediate(() => this.#flush());
-      }
+      this.#applies.add({ entries, resolve, reject });
     });
   }
 
-  #flush(): void {
-    this.#flushScheduled = false;
-    const pending = this.#pending;
-    this.#pending = [];
+  #applyInChunks(pending: PendingApply[]): void {
     let chunk: PendingApply[] = [];
     let size = 0;
     for (const request of pending) {

@@ -4,6 +4,7 @@
 // writes were the backend's largest cost. ioredis' own auto-pipelining does
 // the same, but its reply bookkeeping crashed backends in a soak
 // (redis/ioredis#1931); an explicit pipeline keeps replies in order by itself.
+import { TurnBatch } from "@binring/core";
 import type { Redis } from "ioredis";
 
 /** A command as ioredis' `pipeline()` takes it: the method name, then its arguments. */
@@ -16,26 +17,18 @@ interface QueuedCommand {
 }
 
 export class TurnPipeline {
-  #queued: QueuedCommand[] = [];
-  #flushScheduled = false;
+  readonly #batch = new TurnBatch<QueuedCommand>((queued) => this.#exec(queued));
 
   constructor(private readonly redis: Redis) {}
 
   /** Queues one command for this turn's pipeline; settles with that command's own reply. */
   send<T>(...command: RedisCommand): Promise<T> {
     return new Promise((resolve, reject) => {
-      this.#queued.push({ command, resolve: resolve as (value: unknown) => void, reject });
-      if (!this.#flushScheduled) {
-        this.#flushScheduled = true;
-        setImmediate(() => this.#flush());
-      }
+      this.#batch.add({ command, resolve: resolve as (value: unknown) => void, reject });
     });
   }
 
-  #flush(): void {
-    this.#flushScheduled = false;
-    const queued = this.#queued;
-    this.#queued = [];
+  #exec(queued: QueuedCommand[]): void {
     this.redis
       .pipeline(queued.map(({ command }) => command))
       .exec()

@@ -20,6 +20,7 @@ import {
   type OperationResult__Output,
   type RingRange,
   TimeoutError,
+  TurnBatch,
   UnavailableError,
   type StorageClient as WireStorageClient,
   wireToBigint,
@@ -62,8 +63,7 @@ export class BackendChannel {
   readonly #client: WireStorageClient;
   readonly #callTimeoutMs: number;
   readonly #maxBatchSize: number;
-  #queue: PendingOperation[] = [];
-  #flushScheduled = false;
+  readonly #queue = new TurnBatch<PendingOperation>((queue) => this.#sendInBatches(queue));
   #closed = false;
   /** The open stream; undefined until the first batch and after the stream failed. */
   #pipe: Pipe | undefined;
@@ -89,18 +89,11 @@ export class BackendChannel {
   execute(operation: Operation): Promise<OperationResult__Output> {
     if (this.#closed) return Promise.reject(new UnavailableError(`client for ${this.address} is closed`));
     return new Promise((resolve, reject) => {
-      this.#queue.push({ operation, resolve, reject });
-      if (!this.#flushScheduled) {
-        this.#flushScheduled = true;
-        setImmediate(() => this.#flush());
-      }
+      this.#queue.add({ operation, resolve, reject });
     });
   }
 
-  #flush(): void {
-    this.#flushScheduled = false;
-    const queue = this.#queue;
-    this.#queue = [];
+  #sendInBatches(queue: PendingOperation[]): void {
     for (let i = 0; i < queue.length; i += this.#maxBatchSize) {
       this.#send(queue.slice(i, i + this.#maxBatchSize));
     }
@@ -225,8 +218,7 @@ export class BackendChannel {
   close(): void {
     this.#closed = true;
     const closed = new UnavailableError(`client for ${this.address} closed`);
-    for (const pending of this.#queue) pending.reject(closed);
-    this.#queue = [];
+    for (const pending of this.#queue.take()) pending.reject(closed);
     const pipe = this.#pipe;
     if (pipe) {
       this.#pipeFailed(pipe, closed);

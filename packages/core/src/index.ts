@@ -38,6 +38,7 @@ export {
   type Stamp,
 } from "./stamp.js";
 export { type KeyPattern, matchesPattern, type Storage } from "./storage.js";
+export { TurnBatch } from "./turn-batch.js";
 export {
   bigintToWire,
   entryFromWire,
