@@ -9,7 +9,8 @@
 -- value, ring point of the bin, bin name.
 -- Returns one integer per entry: for a remove, the occurrences it removed
 -- (decided when first applied); for an append that a remove of its value with
--- a larger stamp superseded, -1; otherwise 1 if it changed state, 0 if not.
+-- a larger stamp superseded before this replica held it, -1; otherwise 1 if it
+-- changed state, 0 if not.
 local prefix = ARGV[1]
 local ttl = ARGV[2]
 
@@ -38,9 +39,15 @@ local function apply_set(tag, key, stamp, value, point, bin)
 end
 
 -- Live appends are ZSET members "stamp .. value" scored 0, so ZRANGE is stamp order.
+-- Below a newer remove, an append is superseded, unless this replica held it
+-- before that remove deleted it (ra:, kept as long as remove counts): the
+-- remove counted it here, so a retry of it must not be stamped again.
 local function apply_append(tag, key, stamp, value, point, bin)
   local tombstone = redis.call('HGET', prefix .. 'lt:' .. tag .. key, value)
   if tombstone and tombstone > stamp then
+    if redis.call('EXISTS', prefix .. 'ra:' .. stamp) == 1 then
+      return 0
+    end
     return -1
   end
   local added = redis.call('ZADD', prefix .. 'l:' .. tag .. key, 0, stamp .. value)
@@ -66,6 +73,7 @@ local function apply_remove(tag, key, stamp, value, point, bin)
   for _, member in ipairs(redis.call('ZRANGEBYLEX', list, '-', '(' .. stamp)) do
     if string.sub(member, 41) == value then
       redis.call('ZREM', list, member)
+      redis.call('SET', prefix .. 'ra:' .. string.sub(member, 1, 40), 1, 'EX', ttl)
       removed = removed + 1
     end
   end

@@ -39,6 +39,8 @@ export class MemoryEngine implements StoreEngine {
   readonly #bins = new Map<string, BinData>();
   /** encoded stamp of a remove -> [removed count, expiry in ms since epoch] */
   readonly #removeResults = new Map<string, [number, number]>();
+  /** encoded stamp of an append a remove deleted here -> expiry in ms since epoch */
+  readonly #removedAppends = new Map<string, number>();
   #clockReservation = 0n;
 
   async apply(entries: readonly Entry[]): Promise<ApplyOutcome[]> {
@@ -62,7 +64,10 @@ export class MemoryEngine implements StoreEngine {
     }
     const tombstone = list.tombstones.get(entry.value);
     if (entry.kind === "append") {
-      if (tombstone !== undefined && tombstone > stamp) return { removed: 0, superseded: true };
+      // Below a newer remove, superseded, unless held here before that remove counted it.
+      if (tombstone !== undefined && tombstone > stamp) {
+        return { removed: 0, superseded: !this.#wasRemovedHere(stamp) };
+      }
       const at = insertionPoint(list.appends, stamp);
       if (list.appends[at]?.[0] !== stamp) list.appends.splice(at, 0, [stamp, entry.value]);
       return { removed: 0, superseded: false };
@@ -71,11 +76,16 @@ export class MemoryEngine implements StoreEngine {
       return { removed: this.#rememberedRemoval(stamp), superseded: false };
     }
     list.tombstones.set(entry.value, stamp);
-    const before = list.appends.length;
-    list.appends = list.appends.filter(([s, value]) => value !== entry.value || s > stamp);
-    const removed = before - list.appends.length;
     this.#forgetExpiredRemovals();
-    this.#removeResults.set(stamp, [removed, Date.now() + REMOVE_RESULT_TTL_SECONDS * 1000]);
+    const expiresAt = Date.now() + REMOVE_RESULT_TTL_SECONDS * 1000;
+    const kept: [string, string][] = [];
+    for (const append of list.appends) {
+      if (append[1] === entry.value && append[0] < stamp) this.#removedAppends.set(append[0], expiresAt);
+      else kept.push(append);
+    }
+    const removed = list.appends.length - kept.length;
+    list.appends = kept;
+    this.#removeResults.set(stamp, [removed, expiresAt]);
     return { removed, superseded: false };
   }
 
@@ -86,6 +96,15 @@ export class MemoryEngine implements StoreEngine {
       if (expiresAt >= now) break;
       this.#removeResults.delete(stamp);
     }
+    for (const [stamp, expiresAt] of this.#removedAppends) {
+      if (expiresAt >= now) break;
+      this.#removedAppends.delete(stamp);
+    }
+  }
+
+  #wasRemovedHere(appendStamp: string): boolean {
+    const expiresAt = this.#removedAppends.get(appendStamp);
+    return expiresAt !== undefined && expiresAt >= Date.now();
   }
 
   #rememberedRemoval(stamp: string): number {

@@ -12,6 +12,7 @@
 //   lk:<bin>       SET of non-empty list keys; la:<bin> every list key with an entry
 //   bins           ZSET of bin names scored by ring point (range scans for repair)
 //   rr:<stamp>     removed count of a remove entry, for retries (expires)
+//   ra:<stamp>     an append a remove deleted here, for its retries (expires)
 //   n:keys n:lists counts of non-empty keys and lists; clock: clock reservation
 import { readFileSync } from "node:fs";
 import {

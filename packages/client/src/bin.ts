@@ -28,6 +28,7 @@ import type { BackendChannel } from "./backend-channel.js";
 import type { BinClient } from "./bin-client.js";
 import { refusesConnections } from "./connection-probe.js";
 import { classifyFailure, reportsRefusedConnection } from "./failure-kind.js";
+import { mustRestamp, reportedReply } from "./remove-count.js";
 import { writeOrder } from "./sabotage.js";
 
 type WriteKind = "set" | "listAppend" | "listRemove";
@@ -179,23 +180,20 @@ export class Bin implements Storage {
           if (applied.has(address)) continue;
           entry.target = this.#target(false);
           const reply = (await this.#on(address, { [kind]: entry })).write!;
-          if (reply.superseded) {
-            // A remove of this value, stamped above this append, got to the replica first: the
-            // append would never show, and the remove did not count it. Start over, stamped
-            // above the remove; the copies applied so far are removed by it wherever it lands.
+          applied.set(address, reply);
+          if (reply.superseded && mustRestamp(replicas, applied)) {
+            // A remove of this value, stamped above this append, got here first and did not count
+            // it: the append would never show. Start over, stamped above the remove; the copies
+            // applied so far are removed by it wherever it lands (remove-count.ts).
             this.client.observeClock(wireToBigint(reply.clock));
             stamp = await this.#stamp(deadline);
             entry.stamp = stampToWire(stamp);
             applied.clear();
             throw new RestampError();
           }
-          applied.set(address, reply);
         }
         this.client.observeClock(stamp.clock);
-        // A filling replica may miss earlier appends, so a remove's count comes from the first
-        // replica that was ready: the one readers use.
-        const replies = replicas.flatMap((address) => applied.get(address) ?? []);
-        return replies.find((reply) => reply.ready) ?? replies[0]!;
+        return reportedReply(replicas, applied)!;
       } catch (error) {
         if (error instanceof RestampError) continue;
         if (classifyFailure(error) === "fatal") throw error;

@@ -72,3 +72,28 @@ export function itAppliesEntriesIdempotently(openEngine: () => Promise<StoreEngi
     expect(await observableState(oneByOne)).toEqual(expected);
   });
 }
+
+/**
+ * An append below a newer remove is superseded only if this replica never held
+ * it: one the remove deleted here was counted by it, and a retry of that append
+ * (its reply was lost) must not be stamped again (remove-count.ts).
+ */
+export function itTellsCountedAppendsFromSupersededOnes(openEngine: () => Promise<StoreEngine>): void {
+  it("answers a retried append the remove counted here as applied, an unseen one as superseded", async () => {
+    const engine = await openEngine();
+    const writer = newWriterId();
+    const entry = (kind: EntryKind, clock: bigint, seq: number): Entry => ({
+      bin: "alpha",
+      key: "k1",
+      kind,
+      value: "x",
+      stamp: { clock, writer, seq },
+    });
+    const counted = entry("append", 5n, 1);
+    expect(await engine.apply([counted])).toEqual([{ removed: 0, superseded: false }]);
+    expect(await engine.apply([entry("remove", 9n, 2)])).toEqual([{ removed: 1, superseded: false }]);
+    expect((await engine.apply([counted]))[0]?.superseded).toBe(false);
+    expect((await engine.apply([entry("append", 6n, 3)]))[0]?.superseded).toBe(true);
+    expect(await engine.getList("alpha", "k1")).toEqual([]);
+  });
+}

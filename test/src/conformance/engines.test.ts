@@ -3,7 +3,10 @@ import { BackendNode, LocalStorage, MemoryEngine, RedisEngine, type StoreEngine 
 import { DEFAULT_LIMITS } from "@binring/core";
 import { afterAll, beforeAll, describe } from "vitest";
 import { RedisServer } from "../support/index.js";
-import { itAppliesEntriesIdempotently } from "./engine-idempotency.js";
+import {
+  itAppliesEntriesIdempotently,
+  itTellsCountedAppendsFromSupersededOnes,
+} from "./engine-idempotency.js";
 import { describeStorageConformance } from "./storage-conformance.js";
 
 function fixtureOn(engine: StoreEngine) {
@@ -34,6 +37,9 @@ describe("redis engine", () => {
 
   describeStorageConformance("redis engine", async () => fixtureOn(await openEngine()));
   describe("idempotency", () => itAppliesEntriesIdempotently(openEngine));
+  describe("removes", () => itTellsCountedAppendsFromSupersededOnes(openEngine));
 });
 
 describe("memory engine idempotency", () => itAppliesEntriesIdempotently(async () => new MemoryEngine()));
+describe("memory engine removes", () =>
+  itTellsCountedAppendsFromSupersededOnes(async () => new MemoryEngine()));
