@@ -4,13 +4,15 @@
 -- binring runs one standalone Redis per backend, never Redis Cluster.
 --
 -- ARGV[1] key prefix, ARGV[2] seconds a remove's count is kept for retries,
--- then 7 values per entry: kind ("set", "append" or "remove"), bin tag
+-- then 8 values per entry: kind ("set", "append" or "remove"), bin tag
 -- ("<byte length>:<bin>"), key, encoded stamp (40 bytes, ordered as the stamp),
--- value, ring point of the bin, bin name.
+-- value, ring point of the bin, bin name, and 1 if the entry comes from its
+-- writer to a ready backend (a remove's count decided now may be reported).
 -- Returns one integer per entry: for a remove, the occurrences it removed
--- (decided when first applied); for an append that a remove of its value with
--- a larger stamp superseded before this replica held it, -1; otherwise 1 if it
--- changed state, 0 if not.
+-- (decided when first applied), or -2 - that count when it was not decided by
+-- the remove's writer on a ready backend (a repair copy got here first); for
+-- an append that a remove of its value with a larger stamp superseded before
+-- this replica held it, -1; otherwise 1 if it changed state, 0 if not.
 local prefix = ARGV[1]
 local ttl = ARGV[2]
 
@@ -60,12 +62,18 @@ end
 
 -- Deletes every append of the value with a smaller stamp and keeps the remove
 -- as the value's tombstone, so an older append arriving later stays removed.
-local function apply_remove(tag, key, stamp, value, point, bin)
+-- rr:<stamp> holds the count, suffixed "?" unless the remove's writer decided it
+-- on a ready backend; without it (a later remove's tombstone, or expired), the
+-- count is unknown here: 0, not decided.
+local function apply_remove(tag, key, stamp, value, point, bin, decides)
   local tombstones = prefix .. 'lt:' .. tag .. key
   local result_key = prefix .. 'rr:' .. stamp
   local tombstone = redis.call('HGET', tombstones, value)
   if tombstone and tombstone >= stamp then
-    return tonumber(redis.call('GET', result_key) or '0')
+    local stored = redis.call('GET', result_key)
+    if not stored then return -2 end
+    if string.sub(stored, -1) == '?' then return -2 - tonumber(string.sub(stored, 1, -2)) end
+    return tonumber(stored)
   end
   redis.call('HSET', tombstones, value, stamp)
   local list = prefix .. 'l:' .. tag .. key
@@ -80,14 +88,18 @@ local function apply_remove(tag, key, stamp, value, point, bin)
   if removed > 0 and redis.call('EXISTS', list) == 0 then
     redis.call('DECRBY', prefix .. 'n:lists', redis.call('SREM', prefix .. 'lk:' .. tag, key))
   end
-  redis.call('SET', result_key, removed, 'EX', ttl)
   register(tag, point, bin, 'la:', key)
-  return removed
+  if decides == '1' then
+    redis.call('SET', result_key, removed, 'EX', ttl)
+    return removed
+  end
+  redis.call('SET', result_key, removed .. '?', 'EX', ttl)
+  return -2 - removed
 end
 
 local appliers = { set = apply_set, append = apply_append, remove = apply_remove }
 local results = {}
-for i = 3, #ARGV, 7 do
-  results[#results + 1] = appliers[ARGV[i]](ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6])
+for i = 3, #ARGV, 8 do
+  results[#results + 1] = appliers[ARGV[i]](ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6], ARGV[i + 7])
 end
 return results

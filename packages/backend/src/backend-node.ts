@@ -49,6 +49,8 @@ export interface WriteResult {
   removed: number;
   /** An append that a later remove of its value got to first: it never shows (see ApplyOutcome). */
   superseded: boolean;
+  /** A remove whose count was decided here by its writer while ready (see ApplyOutcome). */
+  countDecided: boolean;
 }
 
 export interface HeartbeatCommand {
@@ -169,8 +171,13 @@ export class BackendNode {
       value: request.value,
       stamp,
     };
-    const [outcome] = await this.#engine.apply([entry]);
-    return { stamp, removed: outcome?.removed ?? 0, superseded: outcome?.superseded ?? false };
+    const [outcome] = await this.#engine.apply([entry], this.ready);
+    return {
+      stamp,
+      removed: outcome?.removed ?? 0,
+      superseded: outcome?.superseded ?? false,
+      countDecided: outcome?.countDecided ?? false,
+    };
   }
 
   async keys(target: CallTarget, pattern: KeyPattern): Promise<string[]> {

@@ -37,17 +37,17 @@ const STAMP_LENGTH = 40;
 
 export class MemoryEngine implements StoreEngine {
   readonly #bins = new Map<string, BinData>();
-  /** encoded stamp of a remove -> [removed count, expiry in ms since epoch] */
-  readonly #removeResults = new Map<string, [number, number]>();
+  /** encoded stamp of a remove -> [removed count, decided by its writer on a ready backend, expiry in ms since epoch] */
+  readonly #removeResults = new Map<string, [number, boolean, number]>();
   /** encoded stamp of an append a remove deleted here -> expiry in ms since epoch */
   readonly #removedAppends = new Map<string, number>();
   #clockReservation = 0n;
 
-  async apply(entries: readonly Entry[]): Promise<ApplyOutcome[]> {
-    return entries.map((entry) => this.#applyOne(entry));
+  async apply(entries: readonly Entry[], decides = false): Promise<ApplyOutcome[]> {
+    return entries.map((entry) => this.#applyOne(entry, decides));
   }
 
-  #applyOne(entry: Entry): ApplyOutcome {
+  #applyOne(entry: Entry, decides: boolean): ApplyOutcome {
     const stamp = encodeStamp(entry.stamp);
     const bin = this.#binFor(entry.bin);
     if (entry.kind === "set") {
@@ -55,7 +55,7 @@ export class MemoryEngine implements StoreEngine {
       if (current === undefined || current.slice(0, STAMP_LENGTH) < stamp) {
         bin.strings.set(entry.key, stamp + entry.value);
       }
-      return { removed: 0, superseded: false };
+      return { removed: 0, superseded: false, countDecided: false };
     }
     let list = bin.lists.get(entry.key);
     if (!list) {
@@ -66,15 +66,13 @@ export class MemoryEngine implements StoreEngine {
     if (entry.kind === "append") {
       // Below a newer remove, superseded, unless held here before that remove counted it.
       if (tombstone !== undefined && tombstone > stamp) {
-        return { removed: 0, superseded: !this.#wasRemovedHere(stamp) };
+        return { removed: 0, superseded: !this.#wasRemovedHere(stamp), countDecided: false };
       }
       const at = insertionPoint(list.appends, stamp);
       if (list.appends[at]?.[0] !== stamp) list.appends.splice(at, 0, [stamp, entry.value]);
-      return { removed: 0, superseded: false };
+      return { removed: 0, superseded: false, countDecided: false };
     }
-    if (tombstone !== undefined && tombstone >= stamp) {
-      return { removed: this.#rememberedRemoval(stamp), superseded: false };
-    }
+    if (tombstone !== undefined && tombstone >= stamp) return this.#rememberedRemoval(stamp);
     list.tombstones.set(entry.value, stamp);
     this.#forgetExpiredRemovals();
     const expiresAt = Date.now() + REMOVE_RESULT_TTL_SECONDS * 1000;
@@ -85,14 +83,14 @@ export class MemoryEngine implements StoreEngine {
     }
     const removed = list.appends.length - kept.length;
     list.appends = kept;
-    this.#removeResults.set(stamp, [removed, expiresAt]);
-    return { removed, superseded: false };
+    this.#removeResults.set(stamp, [removed, decides, expiresAt]);
+    return { removed, superseded: false, countDecided: decides };
   }
 
   // Entries are inserted in expiry order, so the expired ones are at the front.
   #forgetExpiredRemovals(): void {
     const now = Date.now();
-    for (const [stamp, [, expiresAt]] of this.#removeResults) {
+    for (const [stamp, [, , expiresAt]] of this.#removeResults) {
       if (expiresAt >= now) break;
       this.#removeResults.delete(stamp);
     }
@@ -107,9 +105,12 @@ export class MemoryEngine implements StoreEngine {
     return expiresAt !== undefined && expiresAt >= Date.now();
   }
 
-  #rememberedRemoval(stamp: string): number {
+  /** A remove applied here before: its count as first decided; without a record, 0 and not decided. */
+  #rememberedRemoval(stamp: string): ApplyOutcome {
     const remembered = this.#removeResults.get(stamp);
-    return remembered && remembered[1] >= Date.now() ? remembered[0] : 0;
+    if (!remembered || remembered[2] < Date.now())
+      return { removed: 0, superseded: false, countDecided: false };
+    return { removed: remembered[0], superseded: false, countDecided: remembered[1] };
   }
 
   #binFor(name: string): BinData {

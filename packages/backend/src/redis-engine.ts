@@ -53,6 +53,7 @@ type ScriptRunner = (keys: string[], args: (string | number)[]) => Promise<unkno
 
 interface PendingApply {
   entries: readonly Entry[];
+  decides: boolean;
   resolve(outcomes: ApplyOutcome[]): void;
   reject(error: unknown): void;
 }
@@ -126,9 +127,9 @@ export class RedisEngine implements StoreEngine {
    * Applies entries idempotently. Entries applied in the same event-loop turn,
    * by any number of concurrent requests, travel to Redis as one script call.
    */
-  apply(entries: readonly Entry[]): Promise<ApplyOutcome[]> {
+  apply(entries: readonly Entry[], decides = false): Promise<ApplyOutcome[]> {
     return new Promise((resolve, reject) => {
-      this.#applies.add({ entries, resolve, reject });
+      this.#applies.add({ entries, decides, resolve, reject });
     });
   }
 
@@ -149,10 +150,10 @@ export class RedisEngine implements StoreEngine {
 
   async #applyChunk(chunk: PendingApply[]): Promise<void> {
     const args: (string | number)[] = [this.#keyPrefix, REMOVE_RESULT_TTL_SECONDS];
-    for (const { entries } of chunk) {
+    for (const { entries, decides } of chunk) {
       for (const entry of entries) {
         args.push(entry.kind, binTag(entry.bin), entry.key, encodeStamp(entry.stamp), entry.value);
-        args.push(ringPoint(entry.bin), entry.bin);
+        args.push(ringPoint(entry.bin), entry.bin, decides ? 1 : 0);
       }
     }
     try {
@@ -162,7 +163,12 @@ export class RedisEngine implements StoreEngine {
         resolve(
           entries.map((entry) => {
             const result = Number(results[next++] ?? 0);
-            return { removed: entry.kind === "remove" ? result : 0, superseded: result === -1 };
+            if (entry.kind !== "remove")
+              return { removed: 0, superseded: result === -1, countDecided: false };
+            // A count decided by the remove's writer comes back as is, any other as -2 - count.
+            return result >= 0
+              ? { removed: result, superseded: false, countDecided: true }
+              : { removed: -2 - result, superseded: false, countDecided: false };
           }),
         );
       }

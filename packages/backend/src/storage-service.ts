@@ -188,7 +188,8 @@ export class StorageService {
     return {
       stamp: stampToWire(result.stamp),
       removed: String(result.removed),
-      ready: this.node.ready,
+      // A remove's count may be reported only where its writer decided it on a ready backend.
+      ready: this.node.ready && (kind !== "remove" || result.countDecided),
       superseded: result.superseded,
       clock: bigintToWire(this.node.clock.peek()),
     };

@@ -18,8 +18,12 @@ export interface StoreStats {
 }
 
 export interface StoreEngine {
-  /** Applies entries idempotently, in order; one outcome per entry. */
-  apply(entries: readonly Entry[]): Promise<ApplyOutcome[]>;
+  /**
+   * Applies entries idempotently, in order; one outcome per entry. `decides`:
+   * they come from their writer to a ready backend, so a remove applied here for
+   * the first time decides the count this backend reports for it from then on.
+   */
+  apply(entries: readonly Entry[], decides?: boolean): Promise<ApplyOutcome[]>;
   getString(bin: string, key: string): Promise<StoredString | null>;
   /** Non-empty string keys of the bin matching the pattern, sorted. */
   keys(bin: string, pattern: KeyPattern): Promise<string[]>;

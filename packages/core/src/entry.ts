@@ -25,4 +25,10 @@ export interface ApplyOutcome {
    * (the remove must not count an append that arrives after it).
    */
   superseded: boolean;
+  /**
+   * remove entries: `removed` was decided here by the remove's own writer while
+   * this backend was ready, so it may be reported as the remove's count. A
+   * count decided by a repair copy (or while filling) may miss appends.
+   */
+  countDecided: boolean;
 }

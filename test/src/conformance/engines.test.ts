@@ -6,6 +6,7 @@ import { RedisServer } from "../support/index.js";
 import {
   itAppliesEntriesIdempotently,
   itTellsCountedAppendsFromSupersededOnes,
+  itTellsWhoDecidedARemovesCount,
 } from "./engine-idempotency.js";
 import { describeStorageConformance } from "./storage-conformance.js";
 
@@ -37,9 +38,14 @@ describe("redis engine", () => {
 
   describeStorageConformance("redis engine", async () => fixtureOn(await openEngine()));
   describe("idempotency", () => itAppliesEntriesIdempotently(openEngine));
-  describe("removes", () => itTellsCountedAppendsFromSupersededOnes(openEngine));
+  describe("removes", () => {
+    itTellsCountedAppendsFromSupersededOnes(openEngine);
+    itTellsWhoDecidedARemovesCount(openEngine);
+  });
 });
 
 describe("memory engine idempotency", () => itAppliesEntriesIdempotently(async () => new MemoryEngine()));
-describe("memory engine removes", () =>
-  itTellsCountedAppendsFromSupersededOnes(async () => new MemoryEngine()));
+describe("memory engine removes", () => {
+  itTellsCountedAppendsFromSupersededOnes(async () => new MemoryEngine());
+  itTellsWhoDecidedARemovesCount(async () => new MemoryEngine());
+});

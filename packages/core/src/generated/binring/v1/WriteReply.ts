@@ -12,7 +12,9 @@ export interface WriteReply {
   'removed'?: (number | string | Long);
   /**
    * The backend was ready when it answered: it held every acknowledged entry,
-   * so its `removed` is the count readers would have seen.
+   * so its `removed` is the count readers would have seen. For ListRemove,
+   * only if the remove's own writer decided that count here while ready (not
+   * a repair copy that brought the remove first).
    */
   'ready'?: (boolean);
   /**
@@ -36,7 +38,9 @@ export interface WriteReply__Output {
   'removed': (string);
   /**
    * The backend was ready when it answered: it held every acknowledged entry,
-   * so its `removed` is the count readers would have seen.
+   * so its `removed` is the count readers would have seen. For ListRemove,
+   * only if the remove's own writer decided that count here while ready (not
+   * a repair copy that brought the remove first).
    */
   'ready': (boolean);
   /**
