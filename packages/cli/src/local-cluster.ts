@@ -7,17 +7,9 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BackendKill, ClusterControl } from "@binring/chaos";
-import type { ClusterConfig } from "@binring/core";
+import { type ClusterConfig, freePort } from "@binring/core";
 import type { Logger } from "pino";
-import {
-  type Child,
-  CLI_MAIN,
-  freePort,
-  hasRedisServer,
-  startChild,
-  startRedis,
-  stopAll,
-} from "./processes.js";
+import { type Child, CLI_MAIN, hasRedisServer, startChild, startRedis, stopAll } from "./processes.js";
 
 export interface LocalClusterOptions {
   backends: number;

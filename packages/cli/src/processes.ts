@@ -2,7 +2,6 @@
 // backends, each waited on until it serves, and all stopped together.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { createWriteStream, mkdirSync } from "node:fs";
-import { createServer } from "node:net";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Logger } from "pino";
@@ -20,19 +19,6 @@ export function hasRedisServer(): boolean {
   } catch {
     return false;
   }
-}
-
-/** A free TCP port on 127.0.0.1 (the OS picks it; the caller binds it next). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
 }
 
 export interface Child {

@@ -1,5 +1,6 @@
-// @binring/core: the pure parts every other package shares — the entry model,
-// stamps, limits, errors, the hash ring and the wire contract.
+// @binring/core: the parts every other package shares — the entry model,
+// stamps, limits, errors, the hash ring and the wire contract — and the free
+// port finder for the processes that start others.
 
 export { type ClusterConfig, parseClusterConfig, ringMembers } from "./cluster-config.js";
 export type { ApplyOutcome, Entry, EntryKind } from "./entry.js";
@@ -15,6 +16,7 @@ export {
   TimeoutError,
   UnavailableError,
 } from "./errors.js";
+export { freePort } from "./free-port.js";
 export { ringPoint } from "./hash.js";
 export { checkString, DEFAULT_LIMITS, type Limits, parseLimits } from "./limits.js";
 export {

@@ -1,4 +1,6 @@
 // Test support: real redis-servers, real binring processes, waiting on conditions.
+
+export { freePort } from "@binring/core";
 export {
   type BackendProcess,
   type BackendProcessOptions,
@@ -8,7 +10,6 @@ export {
   startBackendProcess,
 } from "./binring-process.js";
 export { ChildProcess, type SpawnOptions } from "./child.js";
-export { freePort } from "./free-port.js";
 export { type KeeperStatus, keeperStatus, waitForKeepersSettled, waitForSettled } from "./keeper-status.js";
 export {
   type ClusterMember,

@@ -5,9 +5,9 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "@binring/core";
 import { type BackendProcess, CLI_MAIN, startBackendProcess } from "./binring-process.js";
 import { ChildProcess } from "./child.js";
-import { freePort } from "./free-port.js";
 import { RedisServer } from "./redis-server.js";
 
 export interface ClusterMember {

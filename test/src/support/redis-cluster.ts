@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { freePort } from "@binring/core";
 import { ChildProcess } from "./child.js";
-import { freePort } from "./free-port.js";
 import { waitFor } from "./wait-for.js";
 
 const run = promisify(execFile);

@@ -4,8 +4,8 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "@binring/core";
 import { ChildProcess } from "./child.js";
-import { freePort } from "./free-port.js";
 
 export interface RedisServerOptions {
   /** Keep an append-only file, so restart() brings the data back. @default false */
