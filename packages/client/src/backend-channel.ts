@@ -3,6 +3,12 @@
 // batches travel on one long-lived Pipe stream, answered by id: one unary call
 // per operation caps a backend near 4k ops/s, while stream messages and
 // batches cost a fraction of that per operation (shared/PERFORMANCE.md).
+//
+// While a batch is unanswered, the next one is held until the answer comes
+// (Nagle's rule), up to `maxHoldMs`: without that, a write's continuations
+// trickled out a few operations per message (3.7 on average at 64 concurrent
+// sets on 6 backends); with it, batches doubled and set throughput rose
+// about 30%. One operation alone is never held: nothing is in flight then.
 import {
   type BatchReply__Output,
   type BatchRequest,
@@ -32,6 +38,8 @@ export interface BackendChannelOptions {
   callTimeoutMs?: number;
   /** Most operations in one batch. @default 512 */
   maxBatchSize?: number;
+  /** Longest operations wait for the batch in flight to be answered before they are sent anyway. @default 50 */
+  maxHoldMs?: number;
 }
 
 /** Reconnect quickly after a backend restarts instead of grpc-js' default backoff of up to 2 minutes. */
@@ -63,12 +71,14 @@ export class BackendChannel {
   readonly #client: WireStorageClient;
   readonly #callTimeoutMs: number;
   readonly #maxBatchSize: number;
-  readonly #queue = new TurnBatch<PendingOperation>((queue) => this.#sendInBatches(queue));
+  readonly #queue: TurnBatch<PendingOperation>;
   #closed = false;
   /** The open stream; undefined until the first batch and after the stream failed. */
   #pipe: Pipe | undefined;
   readonly #inFlight = new Map<number, InFlightBatch>();
   #lastBatchId = 0;
+  /** Batches and operations sent on pipes so far: their ratio is the mean batch size. */
+  readonly sent = { batches: 0, operations: 0 };
 
   constructor(
     readonly address: string,
@@ -79,6 +89,10 @@ export class BackendChannel {
     this.#client = new Storage(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
     this.#callTimeoutMs = options.callTimeoutMs ?? 10_000;
     this.#maxBatchSize = options.maxBatchSize ?? 512;
+    this.#queue = new TurnBatch((queue) => this.#sendInBatches(queue), {
+      hold: () => this.#inFlight.size > 0,
+      maxHoldMs: options.maxHoldMs,
+    });
   }
 
   #deadline(timeoutMs = this.#callTimeoutMs): Date {
@@ -112,6 +126,8 @@ export class BackendChannel {
       this.#callTimeoutMs,
     );
     this.#inFlight.set(id, { pipe, operations, timer });
+    this.sent.batches++;
+    this.sent.operations += operations.length;
     pipe.write({ id, operations: operations.map((p) => p.operation) });
   }
 
@@ -135,6 +151,7 @@ export class BackendChannel {
     if (!batch) return undefined;
     this.#inFlight.delete(id);
     clearTimeout(batch.timer);
+    this.#queue.resume();
     return batch.operations;
   }
 

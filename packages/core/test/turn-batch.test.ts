@@ -1,4 +1,4 @@
-import { expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { TurnBatch } from "../src/turn-batch.js";
 
 function nextTurn(): Promise<void> {
@@ -39,4 +39,58 @@ it("take() removes what is queued, and nothing is handed over for it", async () 
   expect(batch.take()).toEqual([1, 2]);
   await nextTurn();
   expect(batches).toEqual([]);
+});
+
+describe("holding while the consumer is busy", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("holds batches while hold() says so, and hands them over as one after resume()", async () => {
+    const batches: number[][] = [];
+    let busy = true;
+    const batch = new TurnBatch<number>((items) => batches.push(items), { hold: () => busy });
+    batch.add(1);
+    await nextTurn();
+    batch.add(2);
+    await nextTurn();
+    expect(batches).toEqual([]);
+    batch.resume();
+    await nextTurn();
+    expect(batches).toEqual([]);
+    busy = false;
+    batch.resume();
+    await nextTurn();
+    expect(batches).toEqual([[1, 2]]);
+  });
+
+  it("hands a held batch over after maxHoldMs even without resume()", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const batches: number[][] = [];
+    const batch = new TurnBatch<number>((items) => batches.push(items), { hold: () => true, maxHoldMs: 50 });
+    batch.add(1);
+    await nextTurn();
+    vi.advanceTimersByTime(49);
+    batch.add(2);
+    await nextTurn();
+    expect(batches).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(batches).toEqual([[1, 2]]);
+    batch.add(3);
+    await nextTurn();
+    vi.advanceTimersByTime(50);
+    expect(batches).toEqual([[1, 2], [3]]);
+  });
+
+  it("take() empties a held batch and cancels its timer", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const batches: number[][] = [];
+    const batch = new TurnBatch<number>((items) => batches.push(items), { hold: () => true, maxHoldMs: 50 });
+    batch.add(1);
+    await nextTurn();
+    expect(batch.take()).toEqual([1]);
+    vi.advanceTimersByTime(100);
+    expect(batches).toEqual([]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
 });

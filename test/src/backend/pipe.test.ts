@@ -1,7 +1,8 @@
 // The SDK's data path to one backend: batches on one Pipe stream, answered by
 // id. A paused backend times the batch out without breaking the stream; a
 // killed one fails what was in flight, and the next batch opens a new stream
-// once the backend is back.
+// once the backend is back. While a batch is unanswered, the next one waits
+// for the answer (or for maxHoldMs), so batches grow with the load.
 import { BackendChannel } from "@binring/client";
 import { TimeoutError, UnavailableError } from "@binring/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -23,7 +24,8 @@ const target = { bin: "pipe", epoch: "0", requireReady: false };
 
 describe("Pipe stream", () => {
   it("answers each operation of many concurrent batches with its own result", async () => {
-    const channel = new BackendChannel(backend.address);
+    // No hold: the batches of later turns go at once, so several are in flight together.
+    const channel = new BackendChannel(backend.address, { maxHoldMs: 0 });
     try {
       const writes = Array.from({ length: 500 }, (_, i) =>
         channel.execute({ set: { target, key: `k${i}`, value: `v${i}` } }),
@@ -79,6 +81,53 @@ describe("Pipe stream", () => {
       );
       expect(value).toBe("v1");
     } finally {
+      channel.close();
+    }
+  });
+
+  it("holds the operations of later turns while a batch is unanswered, and sends them as one", async () => {
+    const channel = new BackendChannel(backend.address, { callTimeoutMs: 10_000, maxHoldMs: 10_000 });
+    try {
+      await channel.execute({ set: { target, key: "held", value: "x" } });
+      const before = { ...channel.sent };
+      backend.child.signal("SIGSTOP");
+      const first = channel.execute({ get: { target, key: "held" } });
+      const later: Promise<unknown>[] = [];
+      for (let i = 0; i < 50; i++) {
+        await new Promise((resolve) => setImmediate(resolve));
+        later.push(channel.execute({ get: { target, key: "held" } }));
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(channel.sent.batches - before.batches).toBe(1);
+      backend.child.signal("SIGCONT");
+      const replies = (await Promise.all([first, ...later])) as Awaited<typeof first>[];
+      expect(replies.map((r) => r.get?.value)).toEqual(Array(51).fill("x"));
+      expect(channel.sent.batches - before.batches).toBe(2);
+      expect(channel.sent.operations - before.operations).toBe(51);
+    } finally {
+      backend.child.signal("SIGCONT");
+      channel.close();
+    }
+  });
+
+  it("sends a held batch after maxHoldMs when the one in flight stays unanswered", async () => {
+    const channel = new BackendChannel(backend.address, { callTimeoutMs: 10_000, maxHoldMs: 100 });
+    try {
+      await channel.execute({ get: { target, key: "held" } });
+      const before = channel.sent.batches;
+      backend.child.signal("SIGSTOP");
+      const first = channel.execute({ get: { target, key: "held" } });
+      await new Promise((resolve) => setImmediate(resolve));
+      const second = channel.execute({ get: { target, key: "held" } });
+      await waitFor(
+        "the held batch to go while the backend is still paused",
+        () => channel.sent.batches - before === 2,
+      );
+      backend.child.signal("SIGCONT");
+      expect((await first).get?.value).toBe("x");
+      expect((await second).get?.value).toBe("x");
+    } finally {
+      backend.child.signal("SIGCONT");
       channel.close();
     }
   });
