@@ -8,7 +8,7 @@
 // (Nagle's rule), up to `maxHoldMs`: without that, a write's continuations
 // trickled out a few operations per message (3.7 on average at 64 concurrent
 // sets on 6 backends); with it, batches doubled and set throughput rose
-// about 30%. One operation alone is never held: nothing is in flight then.
+// 15-30%. One operation alone is never held: nothing is in flight then.
 import {
   type BatchReply__Output,
   type BatchRequest,

@@ -15,10 +15,12 @@ const LOWEST_PORT = 12_000;
 /** Linux's default start of the ephemeral range; macOS starts at 49152. */
 const DEFAULT_EPHEMERAL_START = 32_768;
 
+/** Where the walk goes next, and where it ends; set on the first call. */
 let cursor: number | undefined;
+let end: number | undefined;
 
 export async function freePort(): Promise<number> {
-  const end = ephemeralStart();
+  end ??= ephemeralStart();
   const size = end - LOWEST_PORT;
   cursor ??= (process.pid * 7_919) % size;
   for (let tried = 0; tried < size; tried++) {
