@@ -6,6 +6,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "@binring/core";
+import { KeeperRing } from "@binring/keeper";
 import { type BackendProcess, CLI_MAIN, startBackendProcess } from "./binring-process.js";
 import { ChildProcess } from "./child.js";
 import { RedisServer } from "./redis-server.js";
@@ -90,8 +91,9 @@ export class LocalCluster {
         return { redis, backend, address: backend.address };
       }),
     );
-    const keepers = await Promise.all(
-      Array.from({ length: keeperCount }, async () => `127.0.0.1:${await freePort()}`),
+    const keepers = await keeperAddresses(
+      keeperCount,
+      members.map((member) => member.address),
     );
     const configPath = join(mkdtempSync(join(tmpdir(), "binring-cluster-")), "binring.json");
     const zoneOf = options.zoneOf;
@@ -171,5 +173,27 @@ export class LocalCluster {
         await member.redis.destroy();
       }),
     );
+  }
+}
+
+/**
+ * Addresses for `count` keepers such that each owns at least one of the
+ * backends (when there are enough backends to go round). Random ports leave
+ * some keeper an empty slice in about 3 of 10 clusters of 3 keepers and 6
+ * backends, and all six with one keeper in 1 of 200: a test of slices, their
+ * boundaries or their hand-over would then test nothing, or fail for want of
+ * a second slice. A keeper with an empty slice gets a fresh port until it
+ * owns one.
+ */
+async function keeperAddresses(count: number, backends: readonly string[]): Promise<string[]> {
+  const pick = async () => `127.0.0.1:${await freePort()}`;
+  const keepers = await Promise.all(Array.from({ length: count }, pick));
+  if (count === 0 || count > backends.length) return keepers;
+  for (let attempt = 1; ; attempt++) {
+    const slices = new KeeperRing(keepers).slices(backends, () => true);
+    const idle = keepers.flatMap((keeper, i) => (slices.get(keeper)!.length === 0 ? [i] : []));
+    if (idle.length === 0) return keepers;
+    if (attempt === 1000) throw new Error(`no keeper layout gives each of ${count} keepers a backend`);
+    for (const i of idle) keepers[i] = await pick();
   }
 }

@@ -24,6 +24,8 @@ export interface RedisClusterOptions {
 
 export interface RedisClusterNode {
   port: number;
+  /** Cluster bus port, picked like the client port: the default (port + 10000) may fall in the ephemeral range. */
+  busPort: number;
   dir: string;
   process: ChildProcess | undefined;
 }
@@ -51,6 +53,7 @@ export class RedisCluster {
     const nodes = await Promise.all(
       Array.from({ length: masters * (1 + replicas) }, async () => ({
         port: await freePort(),
+        busPort: await freePort(),
         dir: mkdtempSync(join(tmpdir(), "binring-redis-cluster-")),
         process: undefined,
       })),
@@ -87,6 +90,8 @@ export class RedisCluster {
     const args = [
       "--port",
       String(node.port),
+      "--cluster-port",
+      String(node.busPort),
       "--bind",
       "127.0.0.1",
       "--dir",
