@@ -1,7 +1,8 @@
 // The reads a backend issues in one event-loop turn reach Redis as one
 // pipeline: Redis reads them off its socket in a few reads instead of one per
 // command (its `total_reads_processed` counter), and each caller still gets its
-// own reply, errors included.
+// own reply, errors included. The GETs of a turn go as one MGET (cheaper for
+// the backend than a pipeline of GETs), and a lone command as itself.
 import { RedisEngine } from "@binring/backend";
 import { type Entry, UnavailableError } from "@binring/core";
 import { Redis } from "ioredis";
@@ -57,4 +58,38 @@ it("a failing command in the pipeline fails only its own caller", async () => {
   expect(wrongType.status).toBe("rejected");
   expect(String((wrongType as PromiseRejectedResult).reason)).toMatch(/WRONGTYPE/);
   expect((wrongType as PromiseRejectedResult).reason).not.toBeInstanceOf(UnavailableError);
+});
+
+async function commandCalls(): Promise<Record<string, number>> {
+  const stats = await observer.info("commandstats");
+  return Object.fromEntries(
+    [...stats.matchAll(/cmdstat_(\w+):calls=(\d+)/g)].map(([, name, calls]) => [name!, Number(calls)]),
+  );
+}
+
+it("a turn's gets reach Redis as one MGET beside its other commands; a lone get as a GET", async () => {
+  await engine.apply(Array.from({ length: 20 }, (_, i) => setEntry(1000 + i)));
+  await observer.config("RESETSTAT");
+  // Every second bin was never written: its get answers null from within the MGET.
+  const [values, keys] = await Promise.all([
+    Promise.all(Array.from({ length: 40 }, (_, i) => engine.getString(`bin-${1000 + i / 2}`, "k"))),
+    engine.keys("bin-1000", {}),
+  ]);
+  expect(values.map((stored) => stored?.value ?? null)).toEqual(
+    Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? `v${1000 + i / 2}` : null)),
+  );
+  expect(keys).toEqual(["k"]);
+  expect(await engine.getString("bin-1000", "k")).toMatchObject({ value: "v1000" });
+  const calls = await commandCalls();
+  expect(calls).toMatchObject({ mget: 1, get: 1, smembers: 1 });
+});
+
+it("MGET keeps the key prefix of every key", async () => {
+  const prefixed = new RedisEngine({ url: server.url, keyPrefix: "tenant:" });
+  await prefixed.waitUntilReady();
+  await prefixed.apply([0, 1, 2].map((i) => ({ ...setEntry(2000 + i), value: `prefixed${i}` })));
+  const values = await Promise.all([0, 1, 2].map((i) => prefixed.getString(`bin-${2000 + i}`, "k")));
+  expect(values.map((stored) => stored?.value)).toEqual(["prefixed0", "prefixed1", "prefixed2"]);
+  expect(await engine.getString("bin-2000", "k")).toBeNull();
+  await prefixed.close();
 });
