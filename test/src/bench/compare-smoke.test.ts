@@ -18,6 +18,16 @@ test("npm run bench -- throughput failover --quick writes tables and charts", {
   }
   expect(run.read("throughput.md")).not.toMatch(/NaN|undefined|Infinity/);
   expect(run.read("throughput.md")).toMatch(/\| mixed \| 2 \| 16 \| binring/);
+  // CPU per operation: every process group of binring measured, and only the redis-servers and the client of Redis Cluster.
+  const n = "[\\d,]+";
+  expect(run.read("throughput.md")).toMatch(
+    new RegExp(`\\| set \\| binring [^|]+ \\| ${n}( \\| ${n}){6} \\|`),
+  );
+  expect(run.read("throughput.md")).toMatch(
+    new RegExp(
+      `\\| get \\| Redis Cluster 3\\+3, WAIT 1 \\| ${n} \\| – \\| ${n} \\| – \\| ${n} \\| ${n} \\| ${n} \\|`,
+    ),
+  );
   const failover = run.rows("failover.md");
   expect(failover.find((row) => row.startsWith("| binring"))).toMatch(
     /\| – \(no takeover needed\) \| \d+ \|$/,

@@ -40,8 +40,16 @@ function nextMessage<T>(child: ChildProcess, type: string, timeoutMs: number): P
   });
 }
 
-/** How long warmUp() loads a workload unless told otherwise. */
-export const WARM_UP_MS = 3000;
+/** Length of one warm-up window. */
+const WARM_UP_WINDOW_MS = 1000;
+/** The warm-up ends after this many windows in a row that do not beat the best one by WARM_UP_GAIN. */
+const WARM_UP_PATIENCE = 3;
+const WARM_UP_GAIN = 1.05;
+/** Longest warm-up of one workload. */
+const WARM_UP_MAX_MS = 30_000;
+
+/** What warmUp() does, for the benchmarks' descriptions. */
+export const WARM_UP_RULE = `runs unmeasured in ${WARM_UP_WINDOW_MS / 1000} s windows until ${WARM_UP_PATIENCE} in a row do not beat the best one by ${Math.round((WARM_UP_GAIN - 1) * 100)}% (${WARM_UP_MAX_MS / 1000} s at most), since fresh processes run cold`;
 
 export class LoadProcesses {
   private constructor(private readonly children: ChildProcess[]) {}
@@ -65,6 +73,10 @@ export class LoadProcesses {
 
   get count(): number {
     return this.children.length;
+  }
+
+  get pids(): number[] {
+    return this.children.map((child) => child.pid ?? -1).filter((pid) => pid > 0);
   }
 
   /** Runs the cell with `concurrency` operations in flight in total, split evenly over the processes. */
@@ -99,12 +111,27 @@ export class LoadProcesses {
   }
 
   /**
-   * Unmeasured load: fresh processes (the client's and the system's) run cold
-   * (JIT) for their first seconds. Measured cold, 6 binring backends came out at
-   * half of what they do once warm.
+   * Unmeasured load until throughput stops rising (WARM_UP_RULE); returns how
+   * long it took. Fresh processes (the client's and the system's) run cold:
+   * binring's set throughput at c=64 doubled over its first 10-15 s of load
+   * (2.2-2.6k sets/s in 800 ms windows after a fixed 3 s warm-up, 4.4-5.6k
+   * after 10 s more), so a fixed warm-up measured it half cold.
    */
-  async warmUp(workload: WorkloadName, concurrency: number, durationMs = WARM_UP_MS): Promise<void> {
-    await this.run({ workload, concurrency, durationMs, warmupMs: 0 });
+  async warmUp(workload: WorkloadName, concurrency: number, maxMs = WARM_UP_MAX_MS): Promise<number> {
+    const started = performance.now();
+    let best = 0;
+    let flatWindows = 0;
+    while (flatWindows < WARM_UP_PATIENCE && performance.now() - started < maxMs) {
+      const { opsPerSecond } = await this.run({
+        workload,
+        concurrency,
+        durationMs: Math.min(WARM_UP_WINDOW_MS, maxMs),
+        warmupMs: 0,
+      });
+      flatWindows = opsPerSecond > best * WARM_UP_GAIN ? 0 : flatWindows + 1;
+      best = Math.max(best, opsPerSecond);
+    }
+    return performance.now() - started;
   }
 
   async stop(): Promise<void> {

@@ -1,7 +1,7 @@
 // `npm run bench -- scale`: binring set and get throughput with 3, 6 and 12
 // backends (each with its own redis-server), from one client process.
 import { LocalCluster } from "../support/local-cluster.js";
-import { LoadProcesses, WARM_UP_MS } from "./load-processes.js";
+import { LoadProcesses, WARM_UP_RULE } from "./load-processes.js";
 import { fmt, type Measurement, medianRun, table } from "./measure.js";
 import type { BenchResult } from "./result.js";
 import { type BenchSettings, progress } from "./settings.js";
@@ -31,7 +31,7 @@ export async function scaleBench(settings: BenchSettings): Promise<BenchResult> 
       load = await LoadProcesses.start(spec, 1);
       const row: Partial<Record<"set" | "get", Measurement>> = {};
       for (const workload of ["set", "get"] as const satisfies WorkloadName[]) {
-        await load.warmUp(workload, CONCURRENCY, settings.quick ? settings.durationMs : WARM_UP_MS);
+        await load.warmUp(workload, CONCURRENCY, settings.quick ? settings.durationMs : undefined);
         const runs: Measurement[] = [];
         for (let run = 0; run < settings.runs; run++) {
           runs.push(
@@ -69,7 +69,7 @@ export async function scaleBench(settings: BenchSettings): Promise<BenchResult> 
     markdown: `## Scale: binring throughput by number of backends
 
 One client process, ${CONCURRENCY} operations in flight, 1000 bins, 32-byte values; each workload
-first runs ${WARM_UP_MS / 1000} s unmeasured (fresh processes run cold); then ${settings.durationMs} ms
+first ${WARM_UP_RULE}; then ${settings.durationMs} ms
 after ${settings.warmupMs} ms warm-up, median of ${settings.runs} run(s). Every backend has its own
 redis-server; all run on this one machine, so more backends share the same cores (see the machine
 line): this shows the cost of a larger ring here, not the gain of adding machines.

@@ -1,7 +1,8 @@
 // `npm run bench -- throughput`: set, get, listAppend (RPUSH) and a 90/10
 // get/set mix at several concurrencies, from one and from two client
 // processes, on binring, Redis Cluster (plain and with WAIT 1) and one raw
-// redis-server. Each cell is the median of several runs.
+// redis-server. Each cell is the median of several runs. Then what each
+// system spends in CPU per set and per get (cpu-cost.ts).
 
 import {
   type Binring,
@@ -11,7 +12,17 @@ import {
   redisClusterSpecs,
   startBinring,
 } from "./contenders.js";
-import { LoadProcesses, WARM_UP_MS } from "./load-processes.js";
+import {
+  binringProcesses,
+  CPU_COST_WORKLOADS,
+  type CpuCost,
+  cpuCostSection,
+  measureCpuCost,
+  type ProcessGroups,
+  redisClusterProcesses,
+  redisServerProcesses,
+} from "./cpu-cost.js";
+import { LoadProcesses, WARM_UP_RULE } from "./load-processes.js";
 import { fmt, type Measurement, medianRun, table } from "./measure.js";
 import type { BenchResult } from "./result.js";
 import { type BenchSettings, progress } from "./settings.js";
@@ -31,14 +42,21 @@ export async function throughputBench(settings: BenchSettings): Promise<BenchRes
   let redisCluster: RedisCluster | undefined;
   let redis: RedisServer | undefined;
   const results: Results = new Map();
+  const cpuCosts: CpuCost[] = [];
   try {
     [binring, redisCluster, redis] = await Promise.all([
       startBinring(6, settings.keepers),
       RedisCluster.start({ nodeTimeoutMs: 5000 }),
       RedisServer.start(),
     ]);
-    const specs: SystemSpec[] = [binring.spec, ...redisClusterSpecs(redisCluster), rawRedisSpec(redis)];
-    for (const spec of specs) {
+    const clusterProcesses = redisClusterProcesses(redisCluster);
+    const systems: { spec: SystemSpec; processes: ProcessGroups }[] = [
+      { spec: binring.spec, processes: binringProcesses(binring) },
+      ...redisClusterSpecs(redisCluster).map((spec) => ({ spec, processes: clusterProcesses })),
+      { spec: rawRedisSpec(redis), processes: redisServerProcesses(redis) },
+    ];
+    const specs = systems.map((system) => system.spec);
+    for (const { spec, processes: serverProcesses } of systems) {
       const client = connect(spec);
       await preload(client);
       await client.close();
@@ -55,7 +73,12 @@ export async function throughputBench(settings: BenchSettings): Promise<BenchRes
             // One operation in flight cannot be split over two processes; a
             // quick run tries two processes on one workload only.
             if (settings.quick && processes > 1 && workload !== "mixed") continue;
-            if (!settings.quick) await load.warmUp(workload, 64);
+            if (!settings.quick) {
+              const warmUpMs = await load.warmUp(workload, 64);
+              progress(
+                `throughput: ${spec.name}, ${workload}, ${processes} process(es): warm after ${(warmUpMs / 1000).toFixed(0)} s`,
+              );
+            }
             for (const concurrency of concurrencies.filter((c) => c >= processes)) {
               const runs: Measurement[] = [];
               for (let run = 0; run < settings.runs; run++) {
@@ -75,12 +98,25 @@ export async function throughputBench(settings: BenchSettings): Promise<BenchRes
               );
             }
           }
+          if (processes === 1) {
+            for (const workload of CPU_COST_WORKLOADS) {
+              const cost = await measureCpuCost(
+                spec.name,
+                serverProcesses,
+                load,
+                workload,
+                settings.quick ? 300 : 3000,
+              );
+              cpuCosts.push(cost);
+              progress(`throughput: ${spec.name}, ${workload}: CPU per operation measured`);
+            }
+          }
         } finally {
           await load.stop();
         }
       }
     }
-    return report(results, specs, concurrencies, settings);
+    return report(results, specs, concurrencies, settings, cpuCosts);
   } finally {
     await Promise.all([binring?.cluster.stop(), redisCluster?.destroy(), redis?.destroy()]);
   }
@@ -91,6 +127,7 @@ function report(
   specs: SystemSpec[],
   concurrencies: number[],
   settings: BenchSettings,
+  cpuCosts: CpuCost[],
 ): BenchResult {
   const [binring, plain, waiting, raw] = specs.map((s) => s.name) as [string, string, string, string];
   const cell = (system: string, processes: number, workload: WorkloadName, c: number) =>
@@ -152,8 +189,8 @@ function report(
 
 Closed loop: \`concurrency\` operations in flight in total (split evenly over the client processes),
 each next one issued when one completes; ${settings.durationMs} ms measured after ${settings.warmupMs} ms
-warm-up, ${settings.runs} run(s) per cell (and, before a workload's first cell, ${WARM_UP_MS / 1000} s of it
-unmeasured at c=64: fresh processes run cold), the run with the median throughput reported. Keys: 1000
+warm-up, ${settings.runs} run(s) per cell (and, before a workload's first cell, the workload at c=64
+${WARM_UP_RULE}), the run with the median throughput reported. Keys: 1000
 preloaded names; values 32 bytes. binring: a bin per name, \`set\`/\`get\` key "k", \`listAppend\`
 to "l"; Redis: \`NAME:k\` / \`NAME:l\` with SET, GET, RPUSH. \`mixed\`: 90% get, 10% set. "WAIT 1":
 every write is followed by \`WAIT 1 1000\` on the key's master (in one pipeline); a write that no
@@ -163,6 +200,7 @@ replica acknowledged counts as an error. Latency percentiles come from merged HD
 
 ${table(["workload", "processes", "concurrency", "binring ops/s", `÷ ${plain}`, `÷ ${waiting}`, `÷ ${raw}`], summaryRows)}
 
+${cpuCostSection(cpuCosts)}
 ### Every cell
 
 ${table(["workload", "processes", "concurrency", "system", "ops/s", "p50 ms", "p99 ms", "p99.9 ms", "errors"], detailRows)}
