@@ -37,7 +37,7 @@ function writeIndex(dir: string, machine: string): void {
     `${dir}/README.md`,
     `# Benchmark results
 
-Written by \`npm run bench\` (every benchmark; about 15 minutes) or \`npm run bench -- NAME\`; the
+Written by \`npm run bench\` (every benchmark; about 20 minutes) or \`npm run bench -- NAME\`; the
 newest run of each is kept. ${NOISE_NOTE}
 
 Last run's machine: ${machine}.
