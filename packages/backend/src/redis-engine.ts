@@ -61,6 +61,34 @@ interface PendingApply {
 /** Most entries in one script call: bounds how long one call holds Redis. */
 const ENTRIES_PER_SCRIPT_CALL = 1000;
 
+/**
+ * A request with more entries than one script call takes (a repair copying a
+ * bin with a long list) as parts that do, resolved together: one call with all
+ * of them would pass the script more arguments than a JavaScript call can
+ * spread ("Maximum call stack size exceeded" past ~20,000 entries), and that
+ * bin could never be copied. Entries are idempotent, so the parts need not be
+ * applied atomically.
+ */
+function splitApply(request: PendingApply): PendingApply[] {
+  if (request.entries.length <= ENTRIES_PER_SCRIPT_CALL) return [request];
+  const parts: PendingApply[] = [];
+  const outcomes: Promise<ApplyOutcome[]>[] = [];
+  for (let i = 0; i < request.entries.length; i += ENTRIES_PER_SCRIPT_CALL) {
+    outcomes.push(
+      new Promise((resolve, reject) =>
+        parts.push({
+          entries: request.entries.slice(i, i + ENTRIES_PER_SCRIPT_CALL),
+          decides: request.decides,
+          resolve,
+          reject,
+        }),
+      ),
+    );
+  }
+  Promise.all(outcomes).then((all) => request.resolve(all.flat()), request.reject);
+  return parts;
+}
+
 export interface RedisEngineOptions {
   /** redis:// URL of this backend's own Redis. */
   url: string;
@@ -136,7 +164,7 @@ export class RedisEngine implements StoreEngine {
   #applyInChunks(pending: PendingApply[]): void {
     let chunk: PendingApply[] = [];
     let size = 0;
-    for (const request of pending) {
+    for (const request of pending.flatMap((request) => splitApply(request))) {
       chunk.push(request);
       size += request.entries.length;
       if (size >= ENTRIES_PER_SCRIPT_CALL) {
@@ -209,11 +237,14 @@ export class RedisEngine implements StoreEngine {
       const entriesPerBin = await Promise.all(
         bins.slice(i, i + SCAN_BINS_PER_ROUND).map((bin) => this.#binEntries(bin)),
       );
+      // Entry by entry, so that a bin with a long list still travels in batches of batchSize.
       for (const entries of entriesPerBin) {
-        batch.push(...entries);
-        if (batch.length >= batchSize) {
-          yield batch;
-          batch = [];
+        for (const entry of entries) {
+          batch.push(entry);
+          if (batch.length >= batchSize) {
+            yield batch;
+            batch = [];
+          }
         }
       }
     }
