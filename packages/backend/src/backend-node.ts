@@ -106,6 +106,7 @@ export class BackendNode {
     this.#ready = options.ready ?? false;
     this.#now = options.now ?? (() => performance.now());
     this.clock = new PersistentClock(options.engine);
+    this.#engine.onReset(() => this.#storeReset());
   }
 
   get epoch(): bigint {
@@ -229,6 +230,13 @@ export class BackendNode {
       await this.clock.observe(highest);
       return this.#engine.apply(entries);
     });
+  }
+
+  /** The store restarted and may have lost acknowledged entries: no reads until a keeper refills it. */
+  #storeReset(): void {
+    this.#ready = false;
+    this.#needsFill = true;
+    this.clock.storeReset();
   }
 
   // A write (or clock tick) the store refused lets the writer skip this backend

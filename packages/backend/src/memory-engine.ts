@@ -201,6 +201,9 @@ export class MemoryEngine implements StoreEngine {
 
   async ping(): Promise<void> {}
 
+  /** Never called: the memory store lives and dies with the process. */
+  onReset(): void {}
+
   async close(): Promise<void> {}
 }
 

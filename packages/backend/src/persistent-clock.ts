@@ -50,6 +50,17 @@ export class PersistentClock {
     await this.#cover(this.#next);
   }
 
+  /**
+   * The store restarted and its reservation may have gone back below values
+   * already handed out: persist one above them again now, before a restart of
+   * this process could resume from the old one. A failure leaves it to the
+   * next tick or observe, which cover it before handing anything out.
+   */
+  storeReset(): void {
+    this.#reserved = 0n;
+    this.#cover(this.#next).catch(() => undefined);
+  }
+
   /** The value the next tick() returns at least (no side effect). */
   peek(): bigint {
     return this.#next;

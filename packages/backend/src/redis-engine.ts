@@ -14,6 +14,11 @@
 //   rr:<stamp>     removed count of a remove entry, for retries (expires)
 //   ra:<stamp>     an append a remove deleted here, for its retries (expires)
 //   n:keys n:lists counts of non-empty keys and lists; clock: clock reservation
+//
+// A Redis that restarted under a running backend may have lost entries the
+// backend acknowledged (an append-only file lags, or there is none): the
+// engine tells its listeners (onReset), and the backend stops serving reads
+// until keepers have refilled it (HAZARDS.md 4).
 import { readFileSync } from "node:fs";
 import {
   type ApplyOutcome,
@@ -103,6 +108,12 @@ export class RedisEngine implements StoreEngine {
   readonly #applyEntries: ScriptRunner;
   readonly #raiseClock: ScriptRunner;
   readonly #applies = new TurnBatch<PendingApply>((pending) => this.#applyInChunks(pending));
+  /** Redis's run_id at the first connection: another one after a reconnect means Redis restarted. */
+  #runId: string | undefined;
+  /** From a lost connection until the server reconnected to is known to be the same Redis process. */
+  #verified = false;
+  readonly #onVerified: (() => void)[] = [];
+  readonly #resetListeners: ((reason: string) => void)[] = [];
 
   constructor(options: RedisEngineOptions) {
     this.#redis = new Redis(options.url, {
@@ -120,6 +131,10 @@ export class RedisEngine implements StoreEngine {
     });
     // Errors surface through the commands that fail; without a listener ioredis would print them.
     this.#redis.on("error", () => {});
+    this.#redis.on("close", () => {
+      this.#verified = false;
+    });
+    this.#redis.on("ready", () => void this.#verify());
     this.#pipeline = new TurnPipeline(this.#redis);
     this.#keyPrefix = options.keyPrefix ?? "";
     this.#applyEntries = this.#define("applyEntries", "apply-entries", 0);
@@ -134,11 +149,39 @@ export class RedisEngine implements StoreEngine {
     return (keys, args) => this.#call(() => command(...keys, ...args));
   }
 
+  onReset(listener: (reason: string) => void): void {
+    this.#resetListeners.push(listener);
+  }
+
+  /**
+   * Checks that the Redis just (re)connected to is the process this engine
+   * has been writing to. Until then no call goes through, so a backend never
+   * answers from a restarted Redis before its listeners know (they may call
+   * the store themselves).
+   */
+  async #verify(): Promise<void> {
+    let runId: string | undefined;
+    try {
+      runId = /run_id:(\w+)/.exec(await this.#redis.info("server"))?.[1];
+    } catch {
+      return; // the connection went again; the next "ready" verifies
+    }
+    const previous = this.#runId;
+    this.#runId = runId;
+    this.#verified = true;
+    // In the same synchronous step as the line above: no call reaches the restarted Redis before the listeners ran.
+    if (previous !== undefined && runId !== previous) {
+      const reason = `redis restarted (run_id ${previous} -> ${runId}): it may have lost acknowledged entries`;
+      for (const listener of this.#resetListeners) listener(reason);
+    }
+    for (const resolve of this.#onVerified.splice(0)) resolve();
+  }
+
   /** Runs a Redis call, turning connection failures into UnavailableError. */
   async #call<T>(run: () => Promise<T>): Promise<T> {
-    if (this.#redis.status !== "ready") {
+    if (this.#redis.status !== "ready" || !this.#verified) {
       throw new UnavailableError(
-        `store unavailable: redis is ${this.#redis.status}; the backend reconnects by itself`,
+        `store unavailable: redis is ${this.#verified ? this.#redis.status : "reconnecting"}; the backend reconnects by itself`,
       );
     }
     try {
@@ -365,19 +408,20 @@ export class RedisEngine implements StoreEngine {
 
   /** Resolves once connected to Redis; rejects with UnavailableError after timeoutMs. */
   async waitUntilReady(timeoutMs = 5000): Promise<void> {
-    if (this.#redis.status === "ready") return;
+    if (this.#redis.status === "ready" && this.#verified) return;
     await new Promise<void>((resolve, reject) => {
-      const onReady = () => {
+      const onVerified = () => {
         clearTimeout(timer);
         resolve();
       };
       const timer = setTimeout(() => {
-        this.#redis.off("ready", onReady);
+        const waiting = this.#onVerified.indexOf(onVerified);
+        if (waiting >= 0) this.#onVerified.splice(waiting, 1);
         reject(
           new UnavailableError(`redis not reachable within ${timeoutMs} ms (status ${this.#redis.status})`),
         );
       }, timeoutMs);
-      this.#redis.once("ready", onReady);
+      this.#onVerified.push(onVerified);
     });
   }
 

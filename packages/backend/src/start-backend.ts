@@ -45,6 +45,7 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
   const limits = parseLimits(options.limits);
   const engine = openEngine(options.store);
   const node = new BackendNode({ engine, limits, ready: options.ready });
+  engine.onReset((reason) => logger.warn({ reason }, "store restarted: not ready until refilled"));
   const server = new grpc.Server({ "grpc.max_receive_message_length": 64 * 1024 * 1024 });
   new StorageService(node, logger).addToServer(server);
   const host = options.listen.slice(0, options.listen.lastIndexOf(":"));

@@ -42,6 +42,12 @@ export interface StoreEngine {
   stats(): Promise<StoreStats>;
   /** Throws UnavailableError when the store cannot answer. */
   ping(): Promise<void>;
+  /**
+   * Calls the listener when the store restarted under this process and may
+   * have lost entries it acknowledged; it is called before any call reaches
+   * the restarted store.
+   */
+  onReset(listener: (reason: string) => void): void;
   close(): Promise<void>;
 }
 

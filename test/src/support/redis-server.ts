@@ -1,7 +1,7 @@
 // A real redis-server for tests, on a free port with its own directory.
 // Restart keeps port and directory, so an append-only file brings data back.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "@binring/core";
@@ -75,9 +75,16 @@ export class RedisServer {
     this.#process = child;
   }
 
-  /** Starts it again on the same port and directory (after stop or kill). */
-  async restart(): Promise<void> {
+  /**
+   * Starts it again on the same port and directory (after stop or kill);
+   * `empty` deletes its files first, as if its disk had been lost.
+   */
+  async restart(options: { empty?: boolean } = {}): Promise<void> {
     if (this.running) await this.stop();
+    if (options.empty) {
+      for (const file of readdirSync(this.dir))
+        rmSync(join(this.dir, file), { recursive: true, force: true });
+    }
     await this.#launch();
   }
 

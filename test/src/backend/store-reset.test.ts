@@ -1,0 +1,76 @@
+// A Redis that restarts under a running backend may have lost entries the
+// backend acknowledged (no append-only file, or one that lagged). The engine
+// notices (a new run_id) before any call reaches the new Redis, and the
+// backend stops serving reads until a keeper refills it (HAZARDS.md 4); its
+// clock reservation, lost too, is persisted again above every value handed out.
+import { BackendNode, RedisEngine } from "@binring/backend";
+import { DEFAULT_LIMITS, type Entry } from "@binring/core";
+import { Redis } from "ioredis";
+import { afterAll, expect, it } from "vitest";
+import { RedisServer, waitFor } from "../support/index.js";
+
+let redis: RedisServer | undefined;
+let engine: RedisEngine | undefined;
+afterAll(async () => {
+  await engine?.close();
+  await redis?.destroy();
+});
+
+it("a Redis restarted under the backend makes it not ready and in need of a fill", async () => {
+  redis = await RedisServer.start({ appendOnly: false });
+  engine = new RedisEngine({ url: redis.url });
+  await engine.waitUntilReady();
+  const node = new BackendNode({ engine, limits: DEFAULT_LIMITS, ready: true });
+  const resets: string[] = [];
+  engine.onReset((reason) => resets.push(reason));
+  const entry: Entry = {
+    bin: "bin",
+    key: "k",
+    kind: "set",
+    value: "acknowledged",
+    stamp: { clock: 5n, writer: "0123456789abcdef", seq: 1 },
+  };
+  await node.apply([entry], 0n);
+  const readyRead = { bin: "bin", epoch: 0n, requireReady: true };
+  expect((await node.get(readyRead, "k"))?.value).toBe("acknowledged");
+  const clockBefore = node.clock.peek();
+
+  // Without an append-only file, the restarted Redis has lost everything.
+  await redis.kill("SIGKILL");
+  await redis.restart();
+  await waitFor("the engine to reconnect", () => engine!.ping().then(() => true));
+  expect(resets).toHaveLength(1);
+  expect(resets[0]).toMatch(/redis restarted/);
+  expect(node.ready).toBe(false);
+  expect((await node.state()).needsFill).toBe(true);
+  await expect(node.get(readyRead, "k")).rejects.toThrow(/may be missing/);
+  expect(await engine.getString("bin", "k")).toBeNull();
+  await waitFor("the clock reservation to be persisted again", async () => {
+    return (await engine!.loadClockReservation()) > clockBefore;
+  });
+});
+
+it("a reconnection to the same Redis is no reset", async () => {
+  const same = await RedisServer.start({ appendOnly: false });
+  const reconnecting = new RedisEngine({ url: same.url });
+  await reconnecting.waitUntilReady();
+  const resets: string[] = [];
+  reconnecting.onReset((reason) => resets.push(reason));
+  const admin = new Redis(same.url);
+  const others = async () => {
+    const own = await admin.client("ID");
+    const list = String(await admin.client("LIST"));
+    return (list.match(/^id=\d+/gm) ?? []).filter((id) => id !== `id=${own}`);
+  };
+  const before: string[] = await others();
+  // Closes the engine's connection (not this one): it reconnects to the same process.
+  await admin.client("KILL", "TYPE", "normal");
+  await waitFor("the engine to reconnect", async () => {
+    const now = await others();
+    return now.some((id) => !before.includes(id)) && (await reconnecting.ping().then(() => true));
+  });
+  expect(resets).toEqual([]);
+  admin.disconnect();
+  await reconnecting.close();
+  await same.destroy();
+});
