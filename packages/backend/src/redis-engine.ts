@@ -15,7 +15,8 @@
 //   ra:<stamp>     an append a remove deleted here, for its retries (expires)
 //   n:keys n:lists counts of non-empty keys and lists; clock: clock reservation
 //
-// A Redis that restarted under a running backend may have lost entries the
+// String reads are answered from memory when they can (string-cache.ts). A
+// Redis that restarted under a running backend may have lost entries the
 // backend acknowledged (an append-only file lags, or there is none): the
 // engine tells its listeners (onReset), and the backend stops serving reads
 // until keepers have refilled it (HAZARDS.md 4).
@@ -40,9 +41,12 @@ import {
   type StoreEngine,
   type StoreStats,
 } from "./store-engine.js";
+import { StringCache } from "./string-cache.js";
 import { TurnPipeline } from "./turn-pipeline.js";
 
 const STAMP_LENGTH = 40;
+/** Default bound of the string read cache. */
+const DEFAULT_READ_CACHE_BYTES = 64 * 1024 * 1024;
 /** Bins read per pipeline while scanning. */
 const SCAN_BINS_PER_ROUND = 64;
 
@@ -52,6 +56,11 @@ function loadScript(name: string): string {
 
 function binTag(bin: string): string {
   return `${Buffer.byteLength(bin, "utf8")}:${bin}`;
+}
+
+/** The Redis key (before the key prefix) of a string key's entry. */
+function stringKey(bin: string, key: string): string {
+  return `s:${binTag(bin)}${key}`;
 }
 
 type ScriptRunner = (keys: string[], args: (string | number)[]) => Promise<unknown>;
@@ -99,6 +108,8 @@ export interface RedisEngineOptions {
   url: string;
   /** Prefix for every Redis key, so tests can share one server. @default "" */
   keyPrefix?: string;
+  /** Memory for string entries answered without Redis (string-cache.ts); 0 disables it. @default 64 MiB */
+  readCacheBytes?: number;
 }
 
 export class RedisEngine implements StoreEngine {
@@ -108,6 +119,7 @@ export class RedisEngine implements StoreEngine {
   readonly #applyEntries: ScriptRunner;
   readonly #raiseClock: ScriptRunner;
   readonly #applies = new TurnBatch<PendingApply>((pending) => this.#applyInChunks(pending));
+  readonly #cache: StringCache;
   /** Redis's run_id at the first connection: another one after a reconnect means Redis restarted. */
   #runId: string | undefined;
   /** From a lost connection until the server reconnected to is known to be the same Redis process. */
@@ -131,8 +143,10 @@ export class RedisEngine implements StoreEngine {
     });
     // Errors surface through the commands that fail; without a listener ioredis would print them.
     this.#redis.on("error", () => {});
+    this.#cache = new StringCache(options.readCacheBytes ?? DEFAULT_READ_CACHE_BYTES);
     this.#redis.on("close", () => {
       this.#verified = false;
+      this.#cache.clear();
     });
     this.#redis.on("ready", () => void this.#verify());
     this.#pipeline = new TurnPipeline(this.#redis);
@@ -171,6 +185,7 @@ export class RedisEngine implements StoreEngine {
     this.#verified = true;
     // In the same synchronous step as the line above: no call reaches the restarted Redis before the listeners ran.
     if (previous !== undefined && runId !== previous) {
+      this.#cache.clear();
       const reason = `redis restarted (run_id ${previous} -> ${runId}): it may have lost acknowledged entries`;
       for (const listener of this.#resetListeners) listener(reason);
     }
@@ -220,6 +235,7 @@ export class RedisEngine implements StoreEngine {
   }
 
   async #applyChunk(chunk: PendingApply[]): Promise<void> {
+    const generation = this.#cache.generation;
     const args: (string | number)[] = [this.#keyPrefix, REMOVE_RESULT_TTL_SECONDS];
     for (const { entries, decides } of chunk) {
       for (const entry of entries) {
@@ -234,6 +250,11 @@ export class RedisEngine implements StoreEngine {
         resolve(
           entries.map((entry) => {
             const result = Number(results[next++] ?? 0);
+            if (entry.kind === "set" && result === 1) {
+              // The entry is the key's value now.
+              const stored = { stamp: entry.stamp, value: entry.value };
+              this.#cache.observe(stringKey(entry.bin, entry.key), stored, generation);
+            }
             if (entry.kind !== "remove")
               return { removed: 0, superseded: result === -1, countDecided: false };
             // A count decided by the remove's writer comes back as is, any other as -2 - count.
@@ -244,16 +265,25 @@ export class RedisEngine implements StoreEngine {
         );
       }
     } catch (error) {
+      // Some entries may have been applied: what the cache holds for them may be stale.
+      this.#cache.clear();
       for (const { reject } of chunk) reject(error);
     }
   }
 
   async getString(bin: string, key: string): Promise<StoredString | null> {
-    const stored = await this.#call(() =>
-      this.#pipeline.send<string | null>("get", `s:${binTag(bin)}${key}`),
-    );
-    if (stored === null) return null;
-    return { stamp: decodeStamp(stored.slice(0, STAMP_LENGTH)), value: stored.slice(STAMP_LENGTH) };
+    const redisKey = stringKey(bin, key);
+    const cached = this.#cache.get(redisKey);
+    // Only a verified connection fills the cache, and losing it clears the cache.
+    if (cached !== undefined) return cached;
+    const generation = this.#cache.generation;
+    const raw = await this.#call(() => this.#pipeline.send<string | null>("get", redisKey));
+    const stored =
+      raw === null
+        ? null
+        : { stamp: decodeStamp(raw.slice(0, STAMP_LENGTH)), value: raw.slice(STAMP_LENGTH) };
+    this.#cache.observe(redisKey, stored, generation);
+    return stored;
   }
 
   async keys(bin: string, pattern: KeyPattern): Promise<string[]> {
@@ -353,6 +383,15 @@ export class RedisEngine implements StoreEngine {
   }
 
   async drop(ranges: readonly RingRange[]): Promise<number> {
+    try {
+      return await this.#drop(ranges);
+    } finally {
+      // Reads that raced the deletes may have cached entries that are gone now.
+      this.#cache.clear();
+    }
+  }
+
+  async #drop(ranges: readonly RingRange[]): Promise<number> {
     const bins = await this.#binsIn(ranges);
     for (const bin of bins) {
       const tag = binTag(bin);

@@ -9,7 +9,9 @@ import { RedisEngine } from "./redis-engine.js";
 import { StorageService } from "./storage-service.js";
 import type { StoreEngine } from "./store-engine.js";
 
-export type StoreOptions = { engine: "memory" } | { engine: "redis"; url: string; keyPrefix?: string };
+export type StoreOptions =
+  | { engine: "memory" }
+  | { engine: "redis"; url: string; keyPrefix?: string; readCacheBytes?: number };
 
 export interface BackendOptions {
   /** host:port to listen on; port 0 picks a free port. */

@@ -70,6 +70,16 @@ export function parsePositiveInt(flag: string, value: string | undefined, fallba
   return parsed;
 }
 
+/** A whole number, 0 included (0 usually turns the feature off). */
+export function parseNonNegativeInt(flag: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const parsed = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(parsed)) {
+    throw new CliError(`${flagName(flag)} must be a whole number (0 or more), got ${JSON.stringify(value)}`);
+  }
+  return parsed;
+}
+
 export function requireFlag(command: string, flag: string, value: string | undefined): string {
   if (value === undefined)
     throw new CliError(`binring ${command}: --${flag} (or ${envName(flag)}) is required`);

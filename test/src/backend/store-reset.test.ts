@@ -44,6 +44,7 @@ it("a Redis restarted under the backend makes it not ready and in need of a fill
   expect(node.ready).toBe(false);
   expect((await node.state()).needsFill).toBe(true);
   await expect(node.get(readyRead, "k")).rejects.toThrow(/may be missing/);
+  // What the new Redis holds, not what the read cache held before the restart.
   expect(await engine.getString("bin", "k")).toBeNull();
   await waitFor("the clock reservation to be persisted again", async () => {
     return (await engine!.loadClockReservation()) > clockBefore;

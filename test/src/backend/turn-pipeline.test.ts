@@ -15,7 +15,8 @@ let observer: Redis;
 
 beforeAll(async () => {
   server = await RedisServer.start();
-  engine = new RedisEngine({ url: server.url });
+  // Without the read cache, so that every read reaches Redis.
+  engine = new RedisEngine({ url: server.url, readCacheBytes: 0 });
   await engine.waitUntilReady();
   observer = new Redis(server.url);
 });
@@ -85,7 +86,7 @@ it("a turn's gets reach Redis as one MGET beside its other commands; a lone get 
 });
 
 it("MGET keeps the key prefix of every key", async () => {
-  const prefixed = new RedisEngine({ url: server.url, keyPrefix: "tenant:" });
+  const prefixed = new RedisEngine({ url: server.url, keyPrefix: "tenant:", readCacheBytes: 0 });
   await prefixed.waitUntilReady();
   await prefixed.apply([0, 1, 2].map((i) => ({ ...setEntry(2000 + i), value: `prefixed${i}` })));
   const values = await Promise.all([0, 1, 2].map((i) => prefixed.getString(`bin-${2000 + i}`, "k")));

@@ -1,12 +1,18 @@
 // `binring backend`: runs one backend until SIGTERM or SIGINT.
 import { startBackend } from "@binring/backend";
-import { flagName, parseAddress, parseFlags, parsePositiveInt } from "../args.js";
+import { flagName, parseAddress, parseFlags, parseNonNegativeInt, parsePositiveInt } from "../args.js";
 import { CliError } from "../cli-error.js";
 import { createLogger } from "../logger.js";
 import { onShutdown } from "../shutdown.js";
 
 export const BACKEND_USAGE = `binring backend --listen HOST:PORT (--redis URL | --store memory) [--ready]
-    [--max-key-bytes N] [--max-value-bytes N] [--key-prefix P]`;
+    [--max-key-bytes N] [--max-value-bytes N] [--key-prefix P] [--read-cache-mb 64]`;
+
+/** --read-cache-mb in bytes; undefined leaves the engine's default. */
+function readCacheBytes(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  return parseNonNegativeInt("read-cache-mb", value, 0) * 1024 * 1024;
+}
 
 export async function backendCommand(args: string[]): Promise<void> {
   const { values } = parseFlags("backend", args, {
@@ -17,6 +23,7 @@ export async function backendCommand(args: string[]): Promise<void> {
     "key-prefix": { type: "string" },
     "max-key-bytes": { type: "string" },
     "max-value-bytes": { type: "string" },
+    "read-cache-mb": { type: "string" },
   });
   const listen = parseAddress("listen", values.listen ?? "127.0.0.1:0");
   const storeKind = values.store ?? (values.redis ? "redis" : undefined);
@@ -34,7 +41,12 @@ export async function backendCommand(args: string[]): Promise<void> {
     store:
       storeKind === "memory"
         ? { engine: "memory" }
-        : { engine: "redis", url: values.redis!, keyPrefix: values["key-prefix"] },
+        : {
+            engine: "redis",
+            url: values.redis!,
+            keyPrefix: values["key-prefix"],
+            readCacheBytes: readCacheBytes(values["read-cache-mb"]),
+          },
     ready: values.ready,
     limits: {
       maxKeyBytes: parsePositiveInt("max-key-bytes", values["max-key-bytes"], 4096),

@@ -1,0 +1,100 @@
+// The winning entries of recently read or written string keys, held in the
+// backend's memory so that a get costs no Redis round trip. On this machine a
+// get message costs a backend two wake-ups, one for the request and one for
+// Redis's reply; answering from memory halves that (measured: 6 backends, get
+// at c=64, ~47k -> ~84k gets/s).
+//
+// The cache stays exact because a backend is the only writer of its Redis
+// keyspace, and a string key's value is a max-register: the entry with the
+// greatest stamp. Every observation of the store (a read's reply, an applied
+// entry) is merged by keeping the greater stamp, so observations may arrive in
+// any order. What cannot be merged is an observation of a store that has
+// since changed behind the cache's back (an apply whose outcome is unknown, a
+// Drop, a Redis restart): then the cache is cleared, and each observation
+// carries the generation it was made in, so one that started before a clear
+// is dropped instead of repopulating the cache with what the store no longer
+// holds.
+import { compareStamps } from "@binring/core";
+import type { StoredString } from "./store-engine.js";
+
+/** Rough bytes a cached entry costs beyond its key and value (Map slot, objects, stamp). */
+const ENTRY_OVERHEAD_BYTES = 120;
+
+interface CachedEntry {
+  /** null: the store holds no entry for the key. */
+  stored: StoredString | null;
+  bytes: number;
+}
+
+function sizeOf(key: string, stored: StoredString | null): number {
+  return ENTRY_OVERHEAD_BYTES + key.length + (stored?.value.length ?? 0);
+}
+
+/** Whether `next` must replace `current`: it is a newer entry, or any entry where none was. */
+function isNewer(next: StoredString | null, current: StoredString | null): boolean {
+  if (next === null) return false;
+  return current === null || compareStamps(next.stamp, current.stamp) > 0;
+}
+
+export class StringCache {
+  /** Least recently used first: a hit moves the key to the end. */
+  readonly #entries = new Map<string, CachedEntry>();
+  #bytes = 0;
+  #generation = 0;
+
+  /** @param maxBytes approximate memory bound; 0 disables the cache. */
+  constructor(readonly maxBytes: number) {}
+
+  /** Changes whenever the cache is cleared; observations made in an older generation are ignored. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** The store's entry for the key: null when it holds none, undefined when not cached. */
+  get(key: string): StoredString | null | undefined {
+    const cached = this.#entries.get(key);
+    if (!cached) return undefined;
+    this.#entries.delete(key);
+    this.#entries.set(key, cached);
+    return cached.stored;
+  }
+
+  /**
+   * What the store held for the key when observed during `generation`: a
+   * read's reply (null: no entry), or a set entry the store has just made the
+   * key's value. Kept unless the cache was cleared since, or holds a newer entry.
+   */
+  observe(key: string, stored: StoredString | null, generation: number): void {
+    if (this.maxBytes === 0 || generation !== this.#generation) return;
+    const cached = this.#entries.get(key);
+    if (cached && !isNewer(stored, cached.stored)) return;
+    if (cached) this.#remove(key, cached);
+    const entry = { stored, bytes: sizeOf(key, stored) };
+    this.#entries.set(key, entry);
+    this.#bytes += entry.bytes;
+    this.#evict();
+  }
+
+  /** Forgets everything: the store changed in a way the cache cannot follow. */
+  clear(): void {
+    this.#generation++;
+    this.#entries.clear();
+    this.#bytes = 0;
+  }
+
+  #remove(key: string, cached: CachedEntry): void {
+    this.#entries.delete(key);
+    this.#bytes -= cached.bytes;
+  }
+
+  #evict(): void {
+    for (const [key, cached] of this.#entries) {
+      if (this.#bytes <= this.maxBytes) return;
+      this.#remove(key, cached);
+    }
+  }
+}
