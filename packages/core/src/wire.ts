@@ -11,6 +11,7 @@ import type { EntryKind__Output } from "./generated/binring/v1/EntryKind.js";
 import type { Stamp__Output, Stamp as WireStamp } from "./generated/binring/v1/Stamp.js";
 import type { ProtoGrpcType as KeeperProtoGrpcType } from "./generated/keeper.js";
 import type { ProtoGrpcType } from "./generated/storage.js";
+import { decodeBatchReply, decodeBatchRequest, encodeBatchReply, encodeBatchRequest } from "./pipe-codec.js";
 import type { Stamp } from "./stamp.js";
 
 export const PROTO_DIR = fileURLToPath(new URL("../../../proto/", import.meta.url));
@@ -25,11 +26,26 @@ const LOADER_OPTIONS: protoLoader.Options = {
 
 let loaded: (ProtoGrpcType & KeeperProtoGrpcType) | undefined;
 
-/** The binring.v1 package (Storage and Keeper services), loaded once per process. */
+/**
+ * The binring.v1 package (Storage and Keeper services), loaded once per
+ * process. Storage.Pipe, the SDK's data path, encodes and decodes its
+ * messages with pipe-codec.ts: the same wire format, at a fraction of the CPU.
+ */
 export function loadProtocol(): (ProtoGrpcType & KeeperProtoGrpcType)["binring"]["v1"] {
-  loaded ??= grpc.loadPackageDefinition(
-    protoLoader.loadSync(["binring/v1/storage.proto", "binring/v1/keeper.proto"], LOADER_OPTIONS),
-  ) as unknown as ProtoGrpcType & KeeperProtoGrpcType;
+  if (!loaded) {
+    const definition = protoLoader.loadSync(
+      ["binring/v1/storage.proto", "binring/v1/keeper.proto"],
+      LOADER_OPTIONS,
+    );
+    const pipe = (definition["binring.v1.Storage"] as protoLoader.ServiceDefinition).Pipe!;
+    Object.assign(pipe, {
+      requestSerialize: encodeBatchRequest,
+      requestDeserialize: decodeBatchRequest,
+      responseSerialize: encodeBatchReply,
+      responseDeserialize: decodeBatchReply,
+    });
+    loaded = grpc.loadPackageDefinition(definition) as unknown as ProtoGrpcType & KeeperProtoGrpcType;
+  }
   return loaded.binring.v1;
 }
 
