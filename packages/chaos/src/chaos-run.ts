@@ -371,6 +371,7 @@ const KILL_DETAIL: Record<BackendKill, string> = {
   backend: "SIGKILL backend only: its redis-server keeps running, it returns stale",
   "with-redis": "SIGKILL backend and redis-server: Redis restarts from its append-only file, stale",
   wipe: "SIGKILL backend and redis-server, Redis files deleted: it returns empty",
+  redis: "SIGKILL redis-server only, its files deleted: the backend runs on and finds it empty",
 };
 
 function sleep(ms: number): Promise<void> {

@@ -9,7 +9,13 @@ export type BackendKill =
   /** Backend and redis-server: Redis restarts from its append-only file (stale, maybe missing its last second). */
   | "with-redis"
   /** Backend and redis-server, and Redis's files are deleted: it returns empty. */
-  | "wipe";
+  | "wipe"
+  /**
+   * Only the redis-server, and its files are deleted: the backend process runs
+   * on and finds its Redis back empty, so it must stop serving reads until it
+   * is refilled. A backend without Redis (memory engine) is killed instead.
+   */
+  | "redis";
 
 export interface ClusterControl {
   /** Backend addresses, in cluster-file order. */
@@ -17,7 +23,7 @@ export interface ClusterControl {
   /** Keeper addresses, in cluster-file order. */
   readonly keepers: readonly string[];
   killBackend(index: number, how: BackendKill): Promise<void>;
-  /** Starts a killed backend again on its address (and its redis-server, if that was killed). */
+  /** Starts a killed backend again on its address (and its redis-server, if that was killed; only that, if the backend runs). */
   restartBackend(index: number): Promise<void>;
   killKeeper(index: number): Promise<void>;
   restartKeeper(index: number): Promise<void>;

@@ -75,6 +75,7 @@ export function nextFault(
       ["wipe", 2],
       ["backend", 1],
       ["with-redis", 1],
+      ["redis", 1],
     ]);
   switch (random.weighted(choices)) {
     case "kill-backend":

@@ -89,8 +89,9 @@ describe("nextFault", () => {
         "1x wipe",
         "1x backend",
         "1x with-redis",
-        ...["wipe", "backend", "with-redis"].flatMap((a) =>
-          ["wipe", "backend", "with-redis"].map((b) => `2x ${a},${b}`),
+        "1x redis",
+        ...["wipe", "backend", "with-redis", "redis"].flatMap((a) =>
+          ["wipe", "backend", "with-redis", "redis"].map((b) => `2x ${a},${b}`),
         ),
       ]),
     );

@@ -129,16 +129,7 @@ export class LocalCluster implements ClusterControl {
     const { logger, dir, keepers } = this.options;
     const store: string[] = ["--store", "memory"];
     if (slot.redis) {
-      const index = slot.name.slice("backend-".length);
-      slot.redis.child ??= this.#watch(
-        await startRedis(
-          `redis-${index}`,
-          slot.redis.port,
-          slot.redis.dir,
-          logger,
-          join(dir, "logs", `redis-${index}.log`),
-        ),
-      );
+      if (!slot.redis.child) await this.#startRedis(slot, slot.redis);
       store.splice(0, 2, "--redis", `redis://127.0.0.1:${slot.redis.port}`);
     }
     slot.child = this.#watch(
@@ -150,6 +141,20 @@ export class LocalCluster implements ClusterControl {
         /"msg":"backend listening"/,
         logger,
         join(dir, "logs", `${slot.name}.log`),
+      ),
+    );
+  }
+
+  async #startRedis(slot: BackendSlot, redis: NonNullable<BackendSlot["redis"]>): Promise<void> {
+    const { logger, dir } = this.options;
+    const index = slot.name.slice("backend-".length);
+    redis.child = this.#watch(
+      await startRedis(
+        `redis-${index}`,
+        redis.port,
+        redis.dir,
+        logger,
+        join(dir, "logs", `redis-${index}.log`),
       ),
     );
   }
@@ -181,19 +186,23 @@ export class LocalCluster implements ClusterControl {
 
   async killBackend(index: number, how: BackendKill): Promise<void> {
     const slot = this.#backendSlot(index);
-    await this.#kill(slot.child);
-    slot.child = undefined;
+    if (how !== "redis" || !slot.redis) {
+      await this.#kill(slot.child);
+      slot.child = undefined;
+    }
     if (slot.redis && how !== "backend") {
       await this.#kill(slot.redis.child);
       slot.redis.child = undefined;
-      if (how === "wipe") rmSync(slot.redis.dir, { recursive: true, force: true });
+      if (how === "wipe" || how === "redis") rmSync(slot.redis.dir, { recursive: true, force: true });
     }
   }
 
   async restartBackend(index: number): Promise<void> {
     const slot = this.#backendSlot(index);
-    if (slot.child) throw new Error(`${slot.name} is running: kill it before restarting it`);
-    await this.#startBackend(slot);
+    if (slot.child && slot.redis?.child)
+      throw new Error(`${slot.name} is running: kill it before restarting it`);
+    if (slot.child) await this.#startRedis(slot, slot.redis!);
+    else await this.#startBackend(slot);
   }
 
   async killKeeper(index: number): Promise<void> {
