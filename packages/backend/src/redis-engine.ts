@@ -47,6 +47,8 @@ import { TurnPipeline } from "./turn-pipeline.js";
 const STAMP_LENGTH = 40;
 /** Default bound of the string read cache. */
 const DEFAULT_READ_CACHE_BYTES = 64 * 1024 * 1024;
+/** Pause before asking a connected Redis for its run_id again after the question failed. */
+const VERIFY_RETRY_MS = 200;
 /** Bins read per pipeline while scanning. */
 const SCAN_BINS_PER_ROUND = 64;
 
@@ -178,7 +180,11 @@ export class RedisEngine implements StoreEngine {
     try {
       runId = /run_id:(\w+)/.exec(await this.#redis.info("server"))?.[1];
     } catch {
-      return; // the connection went again; the next "ready" verifies
+      // The connection went again (its next "ready" verifies), or the INFO failed on a live one.
+    }
+    if (runId === undefined) {
+      if (this.#redis.status === "ready") setTimeout(() => void this.#verify(), VERIFY_RETRY_MS).unref();
+      return;
     }
     const previous = this.#runId;
     this.#runId = runId;

@@ -75,3 +75,19 @@ it("a reconnection to the same Redis is no reset", async () => {
   await reconnecting.close();
   await same.destroy();
 });
+
+it("keeps asking a connected Redis for its run_id until it answers, and serves only then", async () => {
+  const server = await RedisServer.start();
+  const admin = new Redis(server.url);
+  // A user that may not run INFO, as a Redis refusing the question would.
+  await admin.call("ACL", "SETUSER", "binring", "on", "nopass", "~*", "+@all", "-info");
+  const engine = new RedisEngine({ url: `redis://binring@127.0.0.1:${server.port}` });
+  await expect(engine.waitUntilReady(500)).rejects.toThrow(/not reachable/);
+  await expect(engine.ping()).rejects.toThrow(/store unavailable/);
+  await admin.call("ACL", "SETUSER", "binring", "+info");
+  await engine.waitUntilReady(2000);
+  await engine.ping();
+  admin.disconnect();
+  await engine.close();
+  await server.destroy();
+});
