@@ -241,7 +241,7 @@ export class RedisEngine implements StoreEngine {
   }
 
   async #applyChunk(chunk: PendingApply[]): Promise<void> {
-    const generation = this.#cache.generation;
+    const startedAt = this.#cache.epoch;
     const args: (string | number)[] = [this.#keyPrefix, REMOVE_RESULT_TTL_SECONDS];
     for (const { entries, decides } of chunk) {
       for (const entry of entries) {
@@ -259,7 +259,7 @@ export class RedisEngine implements StoreEngine {
             if (entry.kind === "set" && result === 1) {
               // The entry is the key's value now.
               const stored = { stamp: entry.stamp, value: entry.value };
-              this.#cache.observe(stringKey(entry.bin, entry.key), stored, generation);
+              this.#cache.observe(stringKey(entry.bin, entry.key), stored, startedAt);
             }
             if (entry.kind !== "remove")
               return { removed: 0, superseded: result === -1, countDecided: false };
@@ -282,13 +282,13 @@ export class RedisEngine implements StoreEngine {
     const cached = this.#cache.get(redisKey);
     // Only a verified connection fills the cache, and losing it clears the cache.
     if (cached !== undefined) return cached;
-    const generation = this.#cache.generation;
+    const startedAt = this.#cache.epoch;
     const raw = await this.#call(() => this.#pipeline.send<string | null>("get", redisKey));
     const stored =
       raw === null
         ? null
         : { stamp: decodeStamp(raw.slice(0, STAMP_LENGTH)), value: raw.slice(STAMP_LENGTH) };
-    this.#cache.observe(redisKey, stored, generation);
+    this.#cache.observe(redisKey, stored, startedAt);
     return stored;
   }
 

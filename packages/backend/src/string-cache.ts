@@ -11,9 +11,12 @@
 // any order. What cannot be merged is an observation of a store that has
 // since changed behind the cache's back (an apply whose outcome is unknown, a
 // Drop, a Redis restart): then the cache is cleared, and each observation
-// carries the generation it was made in, so one that started before a clear
-// is dropped instead of repopulating the cache with what the store no longer
-// holds.
+// carries the epoch it started in, so one that started before a clear is
+// dropped instead of repopulating the cache with what the store no longer
+// holds. Evicting a key forgets its newest entry the same way, so an
+// observation that started before an eviction may only merge into an entry
+// still cached, never recreate a missing one: it may be older than what was
+// evicted.
 import { compareStamps } from "@binring/core";
 import type { StoredString } from "./store-engine.js";
 
@@ -40,14 +43,17 @@ export class StringCache {
   /** Least recently used first: a hit moves the key to the end. */
   readonly #entries = new Map<string, CachedEntry>();
   #bytes = 0;
-  #generation = 0;
+  /** Ticks at every clear and every eviction; an observation carries the epoch it started in. */
+  #epoch = 0;
+  #clearedAt = 0;
+  #evictedAt = 0;
 
   /** @param maxBytes approximate memory bound; 0 disables the cache. */
   constructor(readonly maxBytes: number) {}
 
-  /** Changes whenever the cache is cleared; observations made in an older generation are ignored. */
-  get generation(): number {
-    return this.#generation;
+  /** Now, as the start of an observation: read it before asking the store. */
+  get epoch(): number {
+    return this.#epoch;
   }
 
   get size(): number {
@@ -64,24 +70,32 @@ export class StringCache {
   }
 
   /**
-   * What the store held for the key when observed during `generation`: a
-   * read's reply (null: no entry), or a set entry the store has just made the
-   * key's value. Kept unless the cache was cleared since, or holds a newer entry.
+   * What the store held for the key, observed from `startedAt` (an `epoch`)
+   * on: a read's reply (null: no entry), or a set entry the store has just
+   * made the key's value. Dropped when the cache was cleared since, when it
+   * holds a newer entry, and when the key is missing but something was
+   * evicted since (it may have been a newer entry for this key).
    */
-  observe(key: string, stored: StoredString | null, generation: number): void {
-    if (this.maxBytes === 0 || generation !== this.#generation) return;
+  observe(key: string, stored: StoredString | null, startedAt: number): void {
+    if (this.maxBytes === 0 || startedAt < this.#clearedAt) return;
     const cached = this.#entries.get(key);
+    if (cached === undefined && startedAt < this.#evictedAt) return;
     if (cached && !isNewer(stored, cached.stored)) return;
     if (cached) this.#remove(key, cached);
-    const entry = { stored, bytes: sizeOf(key, stored) };
-    this.#entries.set(key, entry);
-    this.#bytes += entry.bytes;
+    const bytes = sizeOf(key, stored);
+    if (bytes > this.maxBytes) {
+      // Too large to keep: the key's newest entry is not cached, as if evicted.
+      this.#markEvicted();
+      return;
+    }
+    this.#entries.set(key, { stored, bytes });
+    this.#bytes += bytes;
     this.#evict();
   }
 
   /** Forgets everything: the store changed in a way the cache cannot follow. */
   clear(): void {
-    this.#generation++;
+    this.#clearedAt = ++this.#epoch;
     this.#entries.clear();
     this.#bytes = 0;
   }
@@ -95,6 +109,11 @@ export class StringCache {
     for (const [key, cached] of this.#entries) {
       if (this.#bytes <= this.maxBytes) return;
       this.#remove(key, cached);
+      this.#markEvicted();
     }
+  }
+
+  #markEvicted(): void {
+    this.#evictedAt = ++this.#epoch;
   }
 }

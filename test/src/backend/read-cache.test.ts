@@ -59,11 +59,19 @@ it("answers a string read from memory once it has seen the key, at no Redis call
   expect(await redisReads()).toBe(before);
 });
 
-it("never answers an entry older than one already applied, with reads and writes racing", async () => {
-  // A cache that holds a few of the keys, so reads keep missing and racing the writes.
-  const engine = await openEngine(4_000);
+/**
+ * Writers and readers race on a few keys; every read must see at least the
+ * newest entry applied before it started. `valueFor` sizes the values against
+ * the engine's cache, so reads keep missing and racing the writes.
+ */
+async function raceReadsAndWrites(
+  readCacheBytes: number,
+  keyCount: number,
+  valueFor: (stamp: number) => string,
+) {
+  const engine = await openEngine(readCacheBytes);
   const random = seededRandom(7);
-  const keys = Array.from({ length: 40 }, (_, i) => `k${i}`);
+  const keys = Array.from({ length: keyCount }, (_, i) => `k${i}`);
   /** The largest clock applied so far per key, as the writers' resolved promises tell. */
   const applied = new Map<string, number>();
   const stale: string[] = [];
@@ -73,7 +81,7 @@ it("never answers an entry older than one already applied, with reads and writes
       const key = keys[Math.floor(random() * keys.length)]!;
       // Now and then an entry older than the key's newest one, as a repair copy or a retry brings.
       const stamp = random() < 0.2 ? Math.max(1, clock - 5) : ++clock;
-      await engine.apply([set("race", key, `v${stamp}`, stamp)]);
+      await engine.apply([set("race", key, valueFor(stamp), stamp)]);
       applied.set(key, Math.max(applied.get(key) ?? 0, stamp));
     }
   };
@@ -93,6 +101,20 @@ it("never answers an entry older than one already applied, with reads and writes
     const inRedis = await observer.get(`${engine.prefix}s:4:race${key}`);
     expect((await engine.getString("race", key))?.value ?? null).toBe(inRedis?.slice(40) ?? null);
   }
+}
+
+it("never answers an entry older than one already applied, with reads and writes racing", async () => {
+  // A cache that holds a few of the keys.
+  await raceReadsAndWrites(4_000, 40, (stamp) => `v${stamp}`);
+});
+
+it("never answers an older entry when a newer one was evicted or too large to keep", async () => {
+  // Every third value is larger than the whole cache; the others fill it, evicting each other.
+  await raceReadsAndWrites(
+    2_000,
+    4,
+    (stamp) => (stamp % 3 === 0 ? "x".repeat(3_000) : "y".repeat(400)) + stamp,
+  );
 });
 
 it("forgets what a Drop deleted", async () => {
