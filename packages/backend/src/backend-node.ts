@@ -85,7 +85,10 @@ export interface BackendNodeOptions {
 }
 
 export class BackendNode {
-  readonly incarnation = randomUUID();
+  /** This process; with #losses, the incarnation. */
+  readonly #process = randomUUID();
+  /** Times this backend may have lost or missed acknowledged entries while running. */
+  #losses = 0;
   readonly clock: PersistentClock;
   readonly #engine: StoreEngine;
   readonly #limits: Limits;
@@ -111,6 +114,17 @@ export class BackendNode {
 
   get epoch(): bigint {
     return this.#epoch;
+  }
+
+  /**
+   * Who a keeper's grant of readiness is for. It changes whenever this backend
+   * may have lost or missed acknowledged entries (a restart, a store reset, a
+   * refused write), so a fill that copied before the loss cannot make it
+   * ready: its grant names the incarnation it started filling, and the keeper
+   * sees a new one and fills again.
+   */
+  get incarnation(): string {
+    return this.#losses === 0 ? this.#process : `${this.#process}.${this.#losses}`;
   }
 
   /** Ready: holds every acknowledged entry of the bins it is a replica of. */
@@ -234,9 +248,14 @@ export class BackendNode {
 
   /** The store restarted and may have lost acknowledged entries: no reads until a keeper refills it. */
   #storeReset(): void {
+    this.#lostEntries();
+    this.clock.storeReset();
+  }
+
+  #lostEntries(): void {
     this.#ready = false;
     this.#needsFill = true;
-    this.clock.storeReset();
+    this.#losses++;
   }
 
   // A write (or clock tick) the store refused lets the writer skip this backend
@@ -246,10 +265,7 @@ export class BackendNode {
     try {
       return await write();
     } catch (error) {
-      if (error instanceof UnavailableError) {
-        this.#ready = false;
-        this.#needsFill = true;
-      }
+      if (error instanceof UnavailableError) this.#lostEntries();
       throw error;
     }
   }

@@ -733,22 +733,33 @@ export class Keeper {
     }
   }
 
-  /** Grants readiness now (after a fill, or at bootstrap), to the incarnation last seen. */
-  async #grant(health: BackendHealth, filled: boolean): Promise<void> {
+  /**
+   * Grants readiness now (after a fill, or at bootstrap) to `incarnation`, by
+   * default the one last seen. Returns whether the backend took it: it refuses
+   * a grant for an incarnation it no longer is, having lost entries since.
+   */
+  async #grant(
+    health: BackendHealth,
+    filled: boolean,
+    incarnation = health.last?.incarnation ?? "",
+  ): Promise<boolean> {
     const sentAt = performance.now();
     try {
-      await this.#heartbeat(health.address, {
+      const reply = await this.#heartbeat(health.address, {
         readiness: "READINESS_READY",
         leaseMs: String(this.timing.leaseMs),
-        incarnation: health.last?.incarnation ?? "",
+        incarnation,
         filled,
       });
+      if (!reply.ready || reply.incarnation !== incarnation) return false;
       health.lastGrantAt = sentAt;
+      return true;
     } catch (error) {
       this.#logger.warn(
         { backend: health.address, err: (error as Error).message },
         "grant of readiness failed",
       );
+      return false;
     }
   }
 
@@ -815,6 +826,9 @@ export class Keeper {
     }
     const startedAt = performance.now();
     if (!(await this.#fence())) return "retry";
+    // Seen before the first copy: if the backend loses entries from here on, it is another
+    // incarnation by the time the fill ends and refuses the grant below.
+    const filling = health.last?.incarnation ?? "";
     const isLive = this.#liveSet();
     const tasks = planCopies(
       this.ring,
@@ -868,7 +882,13 @@ export class Keeper {
     }
     if (!complete) return "retry";
     if (job.kind === "fill" && health.state === "filling") {
-      await this.#grant(health, true);
+      if (!(await this.#grant(health, true, filling))) {
+        this.#logger.warn(
+          { backend: job.backend, incarnation: filling },
+          "backend did not take readiness after the fill (it lost entries during it, or did not answer); filling again",
+        );
+        return "retry";
+      }
       health.setState("ready", "filled");
       this.#publish(job.backend, "filled");
       await this.#dropReleased(job.wasLive);

@@ -2,7 +2,9 @@
 // backend acknowledged (no append-only file, or one that lagged). The engine
 // notices (a new run_id) before any call reaches the new Redis, and the
 // backend stops serving reads until a keeper refills it (HAZARDS.md 4); its
-// clock reservation, lost too, is persisted again above every value handed out.
+// clock reservation, lost too, is persisted again above every value handed out,
+// and it becomes another incarnation, so only a fill begun after the restart
+// can make it ready again.
 import { BackendNode, RedisEngine } from "@binring/backend";
 import { DEFAULT_LIMITS, type Entry } from "@binring/core";
 import { Redis } from "ioredis";
@@ -34,6 +36,7 @@ it("a Redis restarted under the backend makes it not ready and in need of a fill
   const readyRead = { bin: "bin", epoch: 0n, requireReady: true };
   expect((await node.get(readyRead, "k"))?.value).toBe("acknowledged");
   const clockBefore = node.clock.peek();
+  const incarnationBefore = node.incarnation;
 
   // Without an append-only file, the restarted Redis has lost everything.
   await redis.kill("SIGKILL");
@@ -49,6 +52,12 @@ it("a Redis restarted under the backend makes it not ready and in need of a fill
   await waitFor("the clock reservation to be persisted again", async () => {
     return (await engine!.loadClockReservation()) > clockBefore;
   });
+
+  // A fill that started before the restart copied into the lost Redis: its grant must not make the node ready.
+  expect(node.incarnation).not.toBe(incarnationBefore);
+  const staleGrant = { epoch: 0n, clockFloor: 0n, ready: true, leaseMs: 0, filled: true };
+  expect((await node.heartbeat({ ...staleGrant, incarnation: incarnationBefore })).ready).toBe(false);
+  expect((await node.heartbeat({ ...staleGrant, incarnation: node.incarnation })).ready).toBe(true);
 });
 
 it("a reconnection to the same Redis is no reset", async () => {
@@ -89,5 +98,32 @@ it("keeps asking a connected Redis for its run_id until it answers, and serves o
   await engine.ping();
   admin.disconnect();
   await engine.close();
+  await server.destroy();
+});
+
+it("a write its store refused makes the backend another incarnation, in need of a fill", async () => {
+  const server = await RedisServer.start({ appendOnly: true });
+  const refusing = new RedisEngine({ url: server.url });
+  await refusing.waitUntilReady();
+  const node = new BackendNode({ engine: refusing, limits: DEFAULT_LIMITS, ready: true });
+  const before = node.incarnation;
+  await server.kill("SIGKILL");
+  const entry: Entry = {
+    bin: "bin",
+    key: "k",
+    kind: "set",
+    value: "skipped here, acknowledged by the other replicas",
+    stamp: { clock: 5n, writer: "0123456789abcdef", seq: 1 },
+  };
+  await expect(node.apply([entry], 0n)).rejects.toThrow(/store unavailable/);
+  expect(node.ready).toBe(false);
+  // A fill already under way may have copied this bin before the write: its grant must not count.
+  expect(node.incarnation).not.toBe(before);
+  await server.restart();
+  await waitFor("the engine to reconnect", () => refusing.ping().then(() => true));
+  const grant = { epoch: 0n, clockFloor: 0n, ready: true, leaseMs: 0, filled: true };
+  expect((await node.heartbeat({ ...grant, incarnation: before })).ready).toBe(false);
+  expect((await node.state()).needsFill).toBe(true);
+  await refusing.close();
   await server.destroy();
 });
