@@ -28,6 +28,7 @@ type Uint64 = number | string | { toString(): string } | undefined;
 const VARINT = 0;
 const LENGTH_DELIMITED = 2;
 const TWO_POW_32 = 4294967296;
+const TWO_POW_64 = 1n << 64n;
 
 function tag(field: number, wireType: number): number {
   return (field << 3) | wireType;
@@ -51,15 +52,20 @@ function writeUint32(w: Writer, field: number, value: number | undefined): void 
 /** A uint64 given as proto-loader takes it (a decimal string, a number or a Long). */
 function writeUint64(w: Writer, field: number, value: Uint64): void {
   if (value === undefined || value === 0 || value === "0" || value === "") return;
-  const text = typeof value === "string" ? value : String(value);
-  const n = Number(text);
-  w.uint32(tag(field, VARINT));
-  if (n < TWO_POW_32) w.uint32(n);
-  else if (Number.isSafeInteger(n)) w.uint64(n);
-  else {
-    const big = BigInt(text);
-    w.uint64({ low: Number(big & 0xffffffffn), high: Number(big >> 32n), unsigned: true } as protobuf.Long);
+  const source = typeof value === "number" ? value : String(value);
+  const n = Number(source);
+  if (n >= 0 && Number.isSafeInteger(n)) {
+    w.uint32(tag(field, VARINT));
+    if (n < TWO_POW_32) w.uint32(n);
+    else w.uint64(n);
+    return;
   }
+  // Exact for any integer, a number past 2^53 included; throws for anything else.
+  const big = BigInt(source);
+  if (big < 0n || big >= TWO_POW_64)
+    throw new RangeError(`uint64 field ${field} out of range: ${String(value)}`);
+  w.uint32(tag(field, VARINT));
+  w.uint64({ low: Number(big & 0xffffffffn), high: Number(big >> 32n), unsigned: true } as protobuf.Long);
 }
 
 function writeMessage<T>(

@@ -143,6 +143,22 @@ describe("Pipe codec", () => {
     }
   });
 
+  it("takes a uint64 given as a number, past 2^53 too, and refuses one no uint64 can hold", () => {
+    const clockAtLeast = (atLeast: number | string): BatchRequest => ({
+      id: 1,
+      operations: [{ clock: { target: null, atLeast, raiseOnly: false } }],
+    });
+    for (const atLeast of [2 ** 32 + 5, 2 ** 53 - 1, 2 ** 60, 2 ** 63]) {
+      const request = clockAtLeast(atLeast);
+      const expected = reference.requestDeserialize(reference.requestSerialize(request));
+      expect(decodeBatchRequest(encodeBatchRequest(request))).toEqual(expected);
+      expect(expected).toMatchObject({ operations: [{ clock: { atLeast: BigInt(atLeast).toString() } }] });
+    }
+    for (const atLeast of [-1, 1.5, 2 ** 64, "-5", "18446744073709551616", "x"]) {
+      expect(() => encodeBatchRequest(clockAtLeast(atLeast)), String(atLeast)).toThrow();
+    }
+  });
+
   it("throws on malformed bytes instead of returning a made-up message", () => {
     const encoded = encodeBatchRequest(requests[11]!);
     expect(() => decodeBatchRequest(encoded.subarray(0, encoded.length - 3))).toThrow();
