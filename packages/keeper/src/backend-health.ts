@@ -28,6 +28,8 @@ export class BackendHealth {
   state: HealthState = "unknown";
   /** Consecutive missed probes. */
   misses = 0;
+  /** Times this keeper declared the backend dead: writes were acknowledged without it since each. */
+  deaths = 0;
   /**
    * When the backend last answered (ms, keeper's monotonic clock). Starts at
    * the keeper's start: a lease granted by an earlier keeper ran from before then.
@@ -105,6 +107,7 @@ export class BackendHealth {
     if (this.state === "dead") return "alive";
     const leaseLapsed = othersLapsed && now - Math.max(this.lastGrantAt, this.lastAnswerAt) > leaseMs;
     if (this.misses >= missesToDead && leaseLapsed) {
+      this.deaths++;
       this.setState("dead", `${this.misses} probes missed`);
       return "died";
     }

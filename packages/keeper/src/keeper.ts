@@ -826,9 +826,12 @@ export class Keeper {
     }
     const startedAt = performance.now();
     if (!(await this.#fence())) return "retry";
-    // Seen before the first copy: if the backend loses entries from here on, it is another
-    // incarnation by the time the fill ends and refuses the grant below.
+    // Seen before the first copy. If the backend loses entries from here on, it is another
+    // incarnation by the time the fill ends and refuses the grant below. If it is declared dead
+    // (paused, say, and back with the same incarnation), writes were acknowledged without it, in
+    // bins this fill may have copied already: the fill does not count either.
     const filling = health.last?.incarnation ?? "";
+    const deaths = health.deaths;
     const isLive = this.#liveSet();
     const tasks = planCopies(
       this.ring,
@@ -882,6 +885,13 @@ export class Keeper {
     }
     if (!complete) return "retry";
     if (job.kind === "fill" && health.state === "filling") {
+      if (health.deaths !== deaths) {
+        this.#logger.warn(
+          { backend: job.backend },
+          "backend was declared dead during its fill; filling again",
+        );
+        return "retry";
+      }
       if (!(await this.#grant(health, true, filling))) {
         this.#logger.warn(
           { backend: job.backend, incarnation: filling },
