@@ -830,7 +830,7 @@ export class Keeper {
     // incarnation by the time the fill ends and refuses the grant below. If it is declared dead
     // (paused, say, and back with the same incarnation), writes were acknowledged without it, in
     // bins this fill may have copied already: the fill does not count either.
-    const filling = health.last?.incarnation ?? "";
+    const filling = health.last?.incarnation;
     const deaths = health.deaths;
     const isLive = this.#liveSet();
     const tasks = planCopies(
@@ -892,7 +892,8 @@ export class Keeper {
         );
         return "retry";
       }
-      if (!(await this.#grant(health, true, filling))) {
+      // Undefined: never heard from, so a grant could name no incarnation (an empty one means any).
+      if (filling === undefined || !(await this.#grant(health, true, filling))) {
         this.#logger.warn(
           { backend: job.backend, incarnation: filling },
           "backend did not take readiness after the fill (it lost entries during it, or did not answer); filling again",
