@@ -4,6 +4,7 @@
 import { BinringError } from "@binring/core";
 import { CliError } from "./cli-error.js";
 import { BACKEND_USAGE, backendCommand } from "./commands/backend.js";
+import { BENCH_USAGE, benchCommand } from "./commands/bench.js";
 import { CHAOS_USAGE, chaosCommand } from "./commands/chaos.js";
 import { CLUSTER_FILE_USAGE, clusterFileCommand } from "./commands/cluster-file.js";
 import { DATA_COMMANDS, dataCommand, dataUsage } from "./commands/data.js";
@@ -17,6 +18,7 @@ const COMMANDS: Record<string, { usage: string; run(args: string[]): Promise<voi
   keeper: { usage: KEEPER_USAGE, run: keeperCommand },
   status: { usage: STATUS_USAGE, run: statusCommand },
   dev: { usage: DEV_USAGE, run: devCommand },
+  bench: { usage: BENCH_USAGE, run: benchCommand },
   chaos: { usage: CHAOS_USAGE, run: chaosCommand },
   "cluster-file": { usage: CLUSTER_FILE_USAGE, run: clusterFileCommand },
   verify: { usage: VERIFY_USAGE, run: verifyCommand },

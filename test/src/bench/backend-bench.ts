@@ -3,11 +3,13 @@
 // the backend's CPU goes: a fixed cost per Pipe message and a cost per
 // operation in it, fitted from runs whose messages carry more and more
 // operations (the client batches what concurrent callers issue in one turn).
+
 import { StorageClient } from "@binring/client";
+import { measure } from "@binring/load";
 import { Redis } from "ioredis";
 import { startBackendProcess } from "../support/binring-process.js";
 import { RedisServer } from "../support/redis-server.js";
-import { COMPARISON_HEADER, compareAt, fmt, measure, table } from "./measure.js";
+import { COMPARISON_HEADER, compareAt, fmt, table } from "./measure.js";
 import { processCpuMicros } from "./process-cpu.js";
 import type { BenchResult } from "./result.js";
 import { type BenchSettings, progress } from "./settings.js";

@@ -2,12 +2,13 @@
 // (servers and the client process), from /proc/<pid>/stat. At c=64 every
 // system here is CPU-bound, so what an operation costs in CPU, not in round
 // trips, sets its ceiling: cores × 1 s ÷ CPU per operation.
+
 import { cpus } from "node:os";
+import type { WorkloadName } from "@binring/load";
 import type { Binring, RedisCluster, RedisServer } from "./contenders.js";
 import type { LoadProcesses } from "./load-processes.js";
 import { fmt, table } from "./measure.js";
 import { processCpuMicros } from "./process-cpu.js";
-import type { WorkloadName } from "./workloads.js";
 
 /** The kinds of process a system runs, each with its pids; the client process is added by the measurement. */
 export type ProcessGroups = Partial<Record<ProcessGroup, number[]>>;

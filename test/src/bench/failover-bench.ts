@@ -2,9 +2,10 @@
 // binring backend (with its redis-server) or one Redis Cluster master is
 // SIGKILLed. Reports what clients saw, what was lost, and how long until
 // full redundancy was back.
+import { newHistogram } from "@binring/load";
 import { waitFor } from "../support/wait-for.js";
 import { clusterStatus, RedisCluster, startBinring } from "./contenders.js";
-import { fmt, newHistogram, table } from "./measure.js";
+import { fmt, table } from "./measure.js";
 import { OpenLoad, type WriteSample } from "./open-load.js";
 import type { BenchResult } from "./result.js";
 import { type BenchSettings, progress } from "./settings.js";

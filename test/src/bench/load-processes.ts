@@ -1,12 +1,13 @@
 // Client processes for the throughput benchmark: N forked load workers on one
 // system, all started on the same cell at once; their histograms are merged
 // and their completed operations added up.
+
 import { type ChildProcess, fork } from "node:child_process";
+import { type Measurement, newHistogram, summarise, type WorkloadName } from "@binring/load";
 import * as hdr from "hdr-histogram-js";
 import type { RunReply, RunRequest } from "./load-worker.js";
-import { type Measurement, newHistogram, summarise } from "./measure.js";
+
 import type { SystemSpec } from "./systems.js";
-import type { WorkloadName } from "./workloads.js";
 
 const WORKER = new URL("./load-worker.js", import.meta.url);
 

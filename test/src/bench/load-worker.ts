@@ -2,10 +2,10 @@
 // system described in argv[2], runs the closed loops its parent asks for over
 // IPC, and sends back each run's HDR histogram encoded, so the parent merges
 // the histograms of every process instead of averaging percentiles.
+
+import { measureRaw, type WorkloadName, workloadOperation } from "@binring/load";
 import * as hdr from "hdr-histogram-js";
-import { measureRaw } from "./measure.js";
 import { connect, type SystemSpec } from "./systems.js";
-import { type WorkloadName, workloadOperation } from "./workloads.js";
 
 export interface RunRequest {
   type: "run";

@@ -1,12 +1,12 @@
 // `npm run bench -- scale`: binring set and get throughput with 3, 6 and 12
 // backends (each with its own redis-server), from one client process.
+import { type Measurement, preload, type WorkloadName } from "@binring/load";
 import { LocalCluster } from "../support/local-cluster.js";
 import { LoadProcesses, WARM_UP_RULE } from "./load-processes.js";
-import { fmt, type Measurement, medianRun, table } from "./measure.js";
+import { fmt, medianRun, table } from "./measure.js";
 import type { BenchResult } from "./result.js";
 import { type BenchSettings, progress } from "./settings.js";
 import { connect, type SystemSpec } from "./systems.js";
-import { preload, type WorkloadName } from "./workloads.js";
 
 const CONCURRENCY = 64;
 

@@ -3,7 +3,9 @@
 // workloads drive: binring bins through the SDK, Redis Cluster through
 // ioredis' Cluster client (optionally followed by WAIT on the key's master),
 // and one raw redis-server through ioredis.
+
 import { BinClient } from "@binring/client";
+import { binLoadTarget, type LoadTarget } from "@binring/load";
 import { Cluster, Redis } from "ioredis";
 
 /** How long `WAIT 1` may wait for the replica, in ms. */
@@ -22,10 +24,7 @@ export type SystemSpec =
   | { kind: "redis"; name: string; url: string };
 
 /** One key-value store as the workloads see it. Keys are "bin-like" names. */
-export interface SystemClient {
-  set(key: string, value: string): Promise<unknown>;
-  get(key: string): Promise<string | null>;
-  listAppend(key: string, value: string): Promise<unknown>;
+export interface SystemClient extends LoadTarget {
   close(): Promise<void>;
 }
 
@@ -40,12 +39,7 @@ export function connect(spec: SystemSpec): SystemClient {
         keepers: spec.keepers,
         callTimeoutMs: spec.callTimeoutMs,
       });
-      return {
-        set: (key, value) => client.bin(key).set("k", value),
-        get: (key) => client.bin(key).get("k"),
-        listAppend: (key, value) => client.bin(key).listAppend("l", value),
-        close: () => client.close(),
-      };
+      return { ...binLoadTarget(client), close: () => client.close() };
     }
     case "redis-cluster": {
       const cluster = new Cluster(spec.seeds, {

@@ -4,6 +4,7 @@
 // redis-server. Each cell is the median of several runs. Then what each
 // system spends in CPU per set and per get (cpu-cost.ts).
 
+import { type Measurement, preload, WORKLOADS, type WorkloadName } from "@binring/load";
 import {
   type Binring,
   RedisCluster,
@@ -23,12 +24,11 @@ import {
   redisServerProcesses,
 } from "./cpu-cost.js";
 import { LoadProcesses, WARM_UP_RULE } from "./load-processes.js";
-import { fmt, type Measurement, medianRun, table } from "./measure.js";
+import { fmt, medianRun, table } from "./measure.js";
 import type { BenchResult } from "./result.js";
 import { type BenchSettings, progress } from "./settings.js";
 import { lineChart } from "./svg-chart.js";
 import { connect, type SystemSpec } from "./systems.js";
-import { preload, WORKLOADS, type WorkloadName } from "./workloads.js";
 
 const PROCESS_COUNTS = [1, 2];
 

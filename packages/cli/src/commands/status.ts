@@ -1,10 +1,12 @@
 // `binring status`: asks the keepers for the cluster's state and prints it as tables: every
 // keeper (alive or not, its slice, its work in hand), then every backend.
+
 import { loadProtocol } from "@binring/core";
 import * as grpc from "@grpc/grpc-js";
 import { parseFlags } from "../args.js";
 import { CliError } from "../cli-error.js";
 import { readClusterFile } from "../cluster-file.js";
+import { textTable } from "../text-table.js";
 
 export const STATUS_USAGE = "binring status --config binring.json [--json]";
 
@@ -96,17 +98,5 @@ function render(status: Status): string {
               : `  ${r.kind} ${r.backend}: ${r.state}`,
           )
           .join("\n")}`;
-  return `keeper ${status.keeper}, view epoch ${status.epoch}\n${table(keepers)}\n\n${table(rows)}\n${repairs}`;
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows
-    .map((row) =>
-      row
-        .map((cell, column) => cell.padEnd(widths[column]!))
-        .join("  ")
-        .trimEnd(),
-    )
-    .join("\n");
+  return `keeper ${status.keeper}, view epoch ${status.epoch}\n${textTable(keepers)}\n\n${textTable(rows)}\n${repairs}`;
 }
