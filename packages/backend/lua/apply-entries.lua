@@ -16,6 +16,14 @@
 local prefix = ARGV[1]
 local ttl = ARGV[2]
 
+-- Tombstones are indexed by when they were stored here, so sweep-tombstones.lua
+-- can drop them once they are older than the backend's tombstone TTL. Members
+-- name what to drop: "s" .. tag .. key for a deleted string key,
+-- "l" .. tag .. <key byte length> .. ":" .. key .. value for a list tombstone.
+local time = redis.call('TIME')
+local now_ms = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local tombstones_by_age = prefix .. 'gc'
+
 -- Keys of one bin and its indexes (see redis-engine.ts for the layout).
 local function register(tag, point, bin, all_keys, key)
   if redis.call('SADD', prefix .. all_keys .. tag, key) == 1 then
@@ -32,6 +40,7 @@ local function apply_set(tag, key, stamp, value, point, bin)
   end
   redis.call('SET', entry_key, stamp .. value)
   if value == '' then
+    redis.call('ZADD', tombstones_by_age, now_ms, 's' .. tag .. key)
     redis.call('DECRBY', prefix .. 'n:keys', redis.call('SREM', prefix .. 'k:' .. tag, key))
   else
     redis.call('INCRBY', prefix .. 'n:keys', redis.call('SADD', prefix .. 'k:' .. tag, key))
@@ -76,6 +85,7 @@ local function apply_remove(tag, key, stamp, value, point, bin, decides)
     return tonumber(stored)
   end
   redis.call('HSET', tombstones, value, stamp)
+  redis.call('ZADD', tombstones_by_age, now_ms, 'l' .. tag .. #key .. ':' .. key .. value)
   local list = prefix .. 'l:' .. tag .. key
   local removed = 0
   for _, member in ipairs(redis.call('ZRANGEBYLEX', list, '-', '(' .. stamp)) do

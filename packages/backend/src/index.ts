@@ -13,9 +13,11 @@ export { MemoryEngine } from "./memory-engine.js";
 export { RedisEngine, type RedisEngineOptions } from "./redis-engine.js";
 export {
   type BackendOptions,
+  DEFAULT_TOMBSTONE_TTL_MS,
   openEngine,
   type RunningBackend,
   type StoreOptions,
   startBackend,
 } from "./start-backend.js";
-export type { StoredString, StoreEngine, StoreStats } from "./store-engine.js";
+export type { StoredString, StoreEngine, StoreStats, TombstoneSweep } from "./store-engine.js";
+export { TombstoneSweeper } from "./tombstone-sweeper.js";

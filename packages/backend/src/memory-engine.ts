@@ -17,6 +17,7 @@ import {
   type StoredString,
   type StoreEngine,
   type StoreStats,
+  type TombstoneSweep,
 } from "./store-engine.js";
 
 interface StoredList {
@@ -35,6 +36,16 @@ interface BinData {
 
 const STAMP_LENGTH = 40;
 
+/** A tombstone as the sweep finds it: a deleted string key, or a list value's latest remove. */
+interface TombstoneRecord {
+  /** ms since epoch when it was stored here */
+  storedAt: number;
+  bin: string;
+  key: string;
+  /** the removed list value; undefined for a deleted string key */
+  value?: string;
+}
+
 export class MemoryEngine implements StoreEngine {
   readonly #bins = new Map<string, BinData>();
   /** encoded stamp of a remove -> [removed count, decided by its writer on a ready backend, expiry in ms since epoch] */
@@ -42,6 +53,8 @@ export class MemoryEngine implements StoreEngine {
   /** encoded stamp of an append a remove deleted here -> expiry in ms since epoch */
   readonly #removedAppends = new Map<string, number>();
   #clockReservation = 0n;
+  /** Tombstones in the order they were stored (a replaced one moves to the end), for the sweep. */
+  readonly #tombstonesByAge = new Map<string, TombstoneRecord>();
 
   async apply(entries: readonly Entry[], decides = false): Promise<ApplyOutcome[]> {
     return entries.map((entry) => this.#applyOne(entry, decides));
@@ -54,6 +67,7 @@ export class MemoryEngine implements StoreEngine {
       const current = bin.strings.get(entry.key);
       if (current === undefined || current.slice(0, STAMP_LENGTH) < stamp) {
         bin.strings.set(entry.key, stamp + entry.value);
+        if (entry.value === "") this.#noteTombstone({ storedAt: Date.now(), bin: entry.bin, key: entry.key });
       }
       return { removed: 0, superseded: false, countDecided: false };
     }
@@ -74,6 +88,7 @@ export class MemoryEngine implements StoreEngine {
     }
     if (tombstone !== undefined && tombstone >= stamp) return this.#rememberedRemoval(stamp);
     list.tombstones.set(entry.value, stamp);
+    this.#noteTombstone({ storedAt: Date.now(), bin: entry.bin, key: entry.key, value: entry.value });
     this.#forgetExpiredRemovals();
     const expiresAt = Date.now() + REMOVE_RESULT_TTL_SECONDS * 1000;
     const kept: [string, string][] = [];
@@ -175,6 +190,40 @@ export class MemoryEngine implements StoreEngine {
     const doomed = this.#binsIn(ranges).map(([name]) => name);
     for (const name of doomed) this.#bins.delete(name);
     return doomed.length;
+  }
+
+  #noteTombstone(record: TombstoneRecord): void {
+    const id = JSON.stringify([record.bin, record.key, record.value ?? null]);
+    this.#tombstonesByAge.delete(id);
+    this.#tombstonesByAge.set(id, record);
+  }
+
+  async sweepTombstones(ttlMs: number, limit: number): Promise<TombstoneSweep> {
+    const cutoff = Date.now() - ttlMs;
+    const sweep = { examined: 0, dropped: 0 };
+    for (const [id, record] of this.#tombstonesByAge) {
+      if (record.storedAt > cutoff || sweep.examined >= limit) break;
+      sweep.examined++;
+      this.#tombstonesByAge.delete(id);
+      if (this.#dropTombstone(record)) sweep.dropped++;
+    }
+    return sweep;
+  }
+
+  /** Drops the tombstone if it is still one; an emptied list, then an emptied bin, go too. */
+  #dropTombstone({ bin: name, key, value }: TombstoneRecord): boolean {
+    const bin = this.#bins.get(name);
+    if (!bin) return false;
+    if (value === undefined) {
+      if (bin.strings.get(key)?.length !== STAMP_LENGTH) return false;
+      bin.strings.delete(key);
+    } else {
+      const list = bin.lists.get(key);
+      if (!list?.tombstones.delete(value)) return false;
+      if (list.appends.length === 0 && list.tombstones.size === 0) bin.lists.delete(key);
+    }
+    if (bin.strings.size === 0 && bin.lists.size === 0) this.#bins.delete(name);
+    return true;
   }
 
   #binsIn(ranges: readonly RingRange[]): [string, BinData][] {

@@ -14,6 +14,7 @@
 //   rr:<stamp>     removed count of a remove entry, for retries (expires)
 //   ra:<stamp>     an append a remove deleted here, for its retries (expires)
 //   n:keys n:lists counts of non-empty keys and lists; clock: clock reservation
+//   gc             ZSET of tombstones by when they were stored here (sweep-tombstones.lua)
 //
 // String reads are answered from memory when they can (string-cache.ts). A
 // Redis that restarted under a running backend may have lost entries the
@@ -40,6 +41,7 @@ import {
   type StoredString,
   type StoreEngine,
   type StoreStats,
+  type TombstoneSweep,
 } from "./store-engine.js";
 import { StringCache } from "./string-cache.js";
 import { TurnPipeline } from "./turn-pipeline.js";
@@ -120,6 +122,7 @@ export class RedisEngine implements StoreEngine {
   readonly #keyPrefix: string;
   readonly #applyEntries: ScriptRunner;
   readonly #raiseClock: ScriptRunner;
+  readonly #sweepTombstones: ScriptRunner;
   readonly #applies = new TurnBatch<PendingApply>((pending) => this.#applyInChunks(pending));
   readonly #cache: StringCache;
   /** Redis's run_id at the first connection: another one after a reconnect means Redis restarted. */
@@ -155,6 +158,7 @@ export class RedisEngine implements StoreEngine {
     this.#keyPrefix = options.keyPrefix ?? "";
     this.#applyEntries = this.#define("applyEntries", "apply-entries", 0);
     this.#raiseClock = this.#define("raiseClock", "raise-clock", 1);
+    this.#sweepTombstones = this.#define("sweepTombstones", "sweep-tombstones", 0);
   }
 
   #define(name: string, file: string, numberOfKeys: number): ScriptRunner {
@@ -428,6 +432,16 @@ export class RedisEngine implements StoreEngine {
       );
     }
     return bins.length;
+  }
+
+  async sweepTombstones(ttlMs: number, limit: number): Promise<TombstoneSweep> {
+    const [examined, dropped] = (await this.#sweepTombstones([], [this.#keyPrefix, ttlMs, limit])) as [
+      number,
+      number,
+    ];
+    // A cached deletion may be one the sweep dropped; an older entry arriving now would be stored.
+    if (dropped > 0) this.#cache.clear();
+    return { examined, dropped };
   }
 
   async loadClockReservation(): Promise<bigint> {

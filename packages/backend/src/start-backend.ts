@@ -1,6 +1,6 @@
 // Starts a backend: a store engine, a BackendNode and the gRPC server on one
 // address. Used by `binring backend` and directly by tests and embedders.
-import { type Limits, parseLimits } from "@binring/core";
+import { InvalidArgumentError, type Limits, parseLimits } from "@binring/core";
 import * as grpc from "@grpc/grpc-js";
 import { type Logger, pino } from "pino";
 import { BackendNode } from "./backend-node.js";
@@ -8,6 +8,7 @@ import { MemoryEngine } from "./memory-engine.js";
 import { RedisEngine } from "./redis-engine.js";
 import { StorageService } from "./storage-service.js";
 import type { StoreEngine } from "./store-engine.js";
+import { TombstoneSweeper } from "./tombstone-sweeper.js";
 
 export type StoreOptions =
   | { engine: "memory" }
@@ -22,6 +23,13 @@ export interface BackendOptions {
   ready?: boolean;
   /** How long start waits for the store before serving anyway (calls fail UNAVAILABLE until it answers). @default 10000 */
   storeWaitMs?: number;
+  /**
+   * How long a tombstone (a deleted string key, a list value's latest remove)
+   * is kept before the background sweep drops it. It must outlast the longest
+   * fill and any write in flight: see docs/ARCHITECTURE.md, "Tombstones".
+   * @default 86400000 (24 h)
+   */
+  tombstoneTtlMs?: number;
   /** @default a silent logger */
   logger?: Logger;
 }
@@ -30,6 +38,8 @@ export interface RunningBackend {
   /** host:port actually bound. */
   address: string;
   node: BackendNode;
+  /** Drops old tombstones every quarter TTL; `sweep()` runs one now. */
+  sweeper: TombstoneSweeper;
   /** Stops accepting calls, lets running ones finish briefly, and releases the port and the store. */
   close(): Promise<void>;
 }
@@ -37,6 +47,7 @@ export interface RunningBackend {
 /** Time given to in-flight calls on close before they are cancelled. */
 const SHUTDOWN_GRACE_MS = 2000;
 const STORE_RETRY_MS = 200;
+export const DEFAULT_TOMBSTONE_TTL_MS = 24 * 60 * 60 * 1000;
 
 export function openEngine(store: StoreOptions): StoreEngine {
   return store.engine === "memory" ? new MemoryEngine() : new RedisEngine(store);
@@ -45,6 +56,11 @@ export function openEngine(store: StoreOptions): StoreEngine {
 export async function startBackend(options: BackendOptions): Promise<RunningBackend> {
   const logger = options.logger ?? pino({ level: "silent" });
   const limits = parseLimits(options.limits);
+  const tombstoneTtlMs = options.tombstoneTtlMs ?? DEFAULT_TOMBSTONE_TTL_MS;
+  if (!Number.isSafeInteger(tombstoneTtlMs) || tombstoneTtlMs < 1)
+    throw new InvalidArgumentError(
+      `tombstoneTtlMs must be a positive whole number of ms, got ${tombstoneTtlMs}`,
+    );
   const engine = openEngine(options.store);
   const node = new BackendNode({ engine, limits, ready: options.ready });
   engine.onReset((reason) => logger.warn({ reason }, "store restarted: not ready until refilled"));
@@ -58,11 +74,15 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
   });
   const address = `${host}:${port}`;
   await waitForStore(node, options.storeWaitMs ?? 10_000, logger);
+  const sweeper = new TombstoneSweeper(engine, tombstoneTtlMs, logger);
+  sweeper.start();
   logger.info({ address, incarnation: node.incarnation, store: options.store.engine }, "backend listening");
   return {
     address,
     node,
+    sweeper,
     async close() {
+      await sweeper.stop();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => server.forceShutdown(), SHUTDOWN_GRACE_MS);
         server.tryShutdown(() => {

@@ -17,6 +17,14 @@ export interface StoreStats {
   lists: number;
 }
 
+/** What one sweepTombstones call did. */
+export interface TombstoneSweep {
+  /** Tombstones old enough that the call looked at; fewer than its limit means none is left. */
+  examined: number;
+  /** Those still tombstones, and dropped (the others had been replaced by a value or a newer tombstone). */
+  dropped: number;
+}
+
 export interface StoreEngine {
   /**
    * Applies entries idempotently, in order; one outcome per entry. `decides`:
@@ -35,6 +43,11 @@ export interface StoreEngine {
   scan(ranges: readonly RingRange[], batchSize: number): AsyncIterable<Entry[]>;
   /** Deletes every entry of the bins in the ranges; returns how many bins went. */
   drop(ranges: readonly RingRange[]): Promise<number>;
+  /**
+   * Drops at most `limit` tombstones (deleted string keys, list values'
+   * latest removes) stored here more than `ttlMs` ago, oldest first.
+   */
+  sweepTombstones(ttlMs: number, limit: number): Promise<TombstoneSweep>;
   /** The persisted clock reservation: no clock at or above it was ever handed out. */
   loadClockReservation(): Promise<bigint>;
   /** Persists a larger reservation (never lowers it) and returns the one stored. */

@@ -4,7 +4,7 @@
 //   unknown --answer--> ready | filling
 //   ready --miss--> suspect --answer--> ready
 //   suspect --misses >= N and lease lapsed--> dead
-//   dead --answers again--> filling --filled--> ready
+//   dead --answers again, once its store was emptied--> filling --filled--> ready
 //   ready | suspect --restarted, or lost writes--> filling
 //   ready | suspect --lease lapsed--> ready (granted again at once, no copy)
 import type { Logger } from "pino";
@@ -45,6 +45,14 @@ export class BackendHealth {
    * is a restart, even if this keeper never heard the old one.
    */
   vouchedIncarnation: string | undefined;
+  /**
+   * The incarnation whose store this keeper emptied since the backend was last
+   * declared dead; undefined until then. A dead backend is filled only once
+   * the incarnation answering is this one: writes were acknowledged without
+   * it, tombstones among them may have been swept since, and merging its old
+   * entries could then bring deleted data back (HAZARDS.md 3).
+   */
+  wipedIncarnation: string | undefined;
 
   constructor(
     readonly address: string,
@@ -68,15 +76,25 @@ export class BackendHealth {
    * renewals then. It was never declared dead, so no writer skipped it and it
    * holds every acknowledged entry: the owner grants it readiness again.
    */
+  /** Whether an answer from a dead backend must wait for its store to be emptied before it is filled. */
+  mustBeEmptied(reply: ProbeReply): boolean {
+    return this.state === "dead" && reply.incarnation !== this.wipedIncarnation;
+  }
+
+  /** Records an answer that changes nothing yet (a dead backend whose store is being emptied). */
+  heard(reply: ProbeReply, now: number): void {
+    this.last = reply;
+    this.lastAnswerAt = now;
+    this.misses = 0;
+  }
+
   answered(reply: ProbeReply, now: number): "rejoined" | "lapsed" | "steady" {
     const known = this.last?.incarnation ?? this.vouchedIncarnation;
     const restarted = known !== undefined && known !== reply.incarnation;
     // A lapsed lease is granted again only to the incarnation known to hold everything.
     const lapsed = (this.state === "ready" || this.state === "suspect") && !reply.ready;
     const unvouched = lapsed && known === undefined;
-    this.last = reply;
-    this.lastAnswerAt = now;
-    this.misses = 0;
+    this.heard(reply, now);
     if (this.state === "dead" || restarted || reply.needsFill || unvouched) {
       if (this.state !== "filling" || restarted) {
         this.setState(
@@ -108,6 +126,7 @@ export class BackendHealth {
     const leaseLapsed = othersLapsed && now - Math.max(this.lastGrantAt, this.lastAnswerAt) > leaseMs;
     if (this.misses >= missesToDead && leaseLapsed) {
       this.deaths++;
+      this.wipedIncarnation = undefined;
       this.setState("dead", `${this.misses} probes missed`);
       return "died";
     }

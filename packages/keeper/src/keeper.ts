@@ -29,6 +29,7 @@ import {
   type KeeperBeat,
   type KeeperBeat__Output,
   ringMembers,
+  WHOLE_RING,
   wireToBigint,
 } from "@binring/core";
 import { type Logger, pino } from "pino";
@@ -89,6 +90,8 @@ interface RunningRepair {
 }
 
 const RETRY_PAUSE_MS = 1000;
+/** How long emptying a dead backend's store may take (one Drop of every bin it holds). */
+const EMPTY_TIMEOUT_MS = 120_000;
 
 /**
  * Every this many heartbeat rounds a keeper reads the log again for its whole
@@ -124,6 +127,8 @@ export class Keeper {
   readonly #log: IntentLog;
   readonly #health = new Map<string, BackendHealth>();
   readonly #channels = new Map<string, BackendChannel>();
+  /** Backends whose store is being emptied now (#empty), one call each at a time. */
+  readonly #emptying = new Set<string>();
   readonly #peerChannels = new Map<string, PeerChannel>();
   /** The backends this keeper owns now; recomputed on every round and beat. */
   #slice = new Set<string>();
@@ -676,14 +681,45 @@ export class Keeper {
       health.misses = 0;
       return;
     }
-    const wasLive = this.#liveSet();
-    const answer = health.answered(probe, now);
-    if (answer === "rejoined") this.#decide("fill", health.address, without(wasLive, health.address));
-    if (answer === "lapsed") {
-      this.#logger.info({ backend: health.address }, "lease lapsed; granting readiness again");
-      void this.#grant(health, true);
+    if (health.mustBeEmptied(probe)) {
+      health.heard(probe, now);
+      void this.#empty(health, probe.incarnation);
+    } else {
+      const wasLive = this.#liveSet();
+      const answer = health.answered(probe, now);
+      if (answer === "rejoined") this.#decide("fill", health.address, without(wasLive, health.address));
+      if (answer === "lapsed") {
+        this.#logger.info({ backend: health.address }, "lease lapsed; granting readiness again");
+        void this.#grant(health, true);
+      }
     }
     this.#noteWithheld(health.address, now);
+  }
+
+  /**
+   * Empties the store of a backend declared dead that answers again, before it
+   * is filled: it stays dead in the view meanwhile, so no writer uses it. The
+   * fill copies every entry of its stretches anyway; what it held from before
+   * is at best redundant and at worst older than tombstones swept since.
+   */
+  async #empty(health: BackendHealth, incarnation: string): Promise<void> {
+    if (this.#emptying.has(health.address)) return;
+    this.#emptying.add(health.address);
+    try {
+      const bins = await this.#channels.get(health.address)!.drop(WHOLE_RING, EMPTY_TIMEOUT_MS);
+      health.wipedIncarnation = incarnation;
+      this.#logger.info(
+        { backend: health.address, incarnation, bins },
+        "emptied a backend declared dead; it is filled next",
+      );
+    } catch (error) {
+      this.#logger.warn(
+        { backend: health.address, err: (error as Error).message },
+        "could not empty a backend declared dead; trying again at its next answer",
+      );
+    } finally {
+      this.#emptying.delete(health.address);
+    }
   }
 
   #missed(health: BackendHealth, now: number): void {

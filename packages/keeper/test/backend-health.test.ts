@@ -50,6 +50,28 @@ describe("BackendHealth", () => {
     expect(health.state).toBe("dead");
   });
 
+  it("fills a dead backend only once the incarnation answering had its store emptied", () => {
+    const health = readyBackend();
+    for (let at = 3000; health.state !== "dead"; at += 1000) health.missed(at, MISSES, LEASE_MS);
+    const back = reply({ ready: false });
+    expect(health.mustBeEmptied(back)).toBe(true);
+    health.heard(back, 9000);
+    expect(health.state).toBe("dead");
+    expect(health.misses).toBe(0);
+    health.wipedIncarnation = "a";
+    // Restarted after it was emptied: its store may hold its old entries again.
+    expect(health.mustBeEmptied(reply({ ready: false, incarnation: "b" }))).toBe(true);
+    expect(health.mustBeEmptied(back)).toBe(false);
+    expect(health.answered(back, 9500)).toBe("rejoined");
+    expect(health.state).toBe("filling");
+    expect(health.mustBeEmptied(back)).toBe(false);
+    // Declared dead again: emptied again.
+    health.setState("ready", "test");
+    health.lastGrantAt = 10_000;
+    for (let at = 13_000; health.state !== "dead"; at += 1000) health.missed(at, MISSES, LEASE_MS);
+    expect(health.mustBeEmptied(back)).toBe(true);
+  });
+
   it("is not dead after a lapsed lease with fewer misses than required", () => {
     const health = readyBackend();
     health.missed(3000, MISSES, LEASE_MS);

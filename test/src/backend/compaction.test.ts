@@ -1,11 +1,14 @@
-// Overwrites and list churn do not grow Redis without bound: a string key is
-// one Redis string whatever its history, and a churning list keeps its live
-// elements plus one tombstone per removed value.
-import { BackendNode, LocalStorage, RedisEngine } from "@binring/backend";
+// Overwrites and churn do not grow Redis without bound (HAZARDS.md 10): a
+// string key is one Redis string whatever its history, a churning list keeps
+// its live elements plus one tombstone per removed value, and tombstones older
+// than the tombstone TTL are swept, so deleting ever-new keys and removing
+// ever-new list values leaves nothing behind.
+import { BackendNode, LocalStorage, RedisEngine, startBackend } from "@binring/backend";
+import { StorageClient } from "@binring/client";
 import { DEFAULT_LIMITS } from "@binring/core";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { RedisServer } from "../support/index.js";
+import { RedisServer, waitFor } from "../support/index.js";
 
 let server: RedisServer;
 let engine: RedisEngine;
@@ -53,3 +56,69 @@ it("a list churned 20k times keeps only its live elements and one tombstone per 
   expect(await redis.zcard("l:0:churn")).toBe(1);
   expect(await redis.hlen("lt:0:churn")).toBe(2);
 }, 120_000);
+
+/** Redis keys that are neither the counters of a remove's retries (rr:, ra:; they expire in 120 s) nor the clock. */
+async function lastingKeys(prefix: string): Promise<string[]> {
+  const keys = await redis.keys(`${prefix}*`);
+  return keys.filter((key) => !/^(\w+:)?(rr|ra):/.test(key)).sort();
+}
+
+it("ever-new deleted keys and removed list values leave nothing behind once swept", async () => {
+  const prefix = "fresh:";
+  const fresh = new RedisEngine({ url: server.url, keyPrefix: prefix });
+  await fresh.waitUntilReady();
+  const churn = new LocalStorage(new BackendNode({ engine: fresh, limits: DEFAULT_LIMITS }));
+  await inWaves(5000, 500, async (i) => {
+    await churn.set(`session-${i}`, "token");
+    await churn.set(`session-${i}`, "");
+    await churn.listAppend("queue", `job-${i}`);
+    expect(await churn.listRemove("queue", `job-${i}`)).toBe(1);
+  });
+  await churn.set("kept", "v");
+  // Before the sweep: one tombstone per deleted key and per removed value.
+  expect(await redis.hlen(`${prefix}lt:0:queue`)).toBe(5000);
+  expect(await redis.zcard(`${prefix}gc`)).toBe(10_000);
+  let dropped = 0;
+  for (;;) {
+    const sweep = await fresh.sweepTombstones(0, 1000);
+    dropped += sweep.dropped;
+    if (sweep.examined < 1000) break;
+  }
+  expect(dropped).toBe(10_000);
+  expect(await churn.get("kept")).toBe("v");
+  expect(await churn.keys()).toEqual(["kept"]);
+  expect(await churn.listGet("queue")).toEqual([]);
+  expect(await lastingKeys(prefix)).toEqual(
+    ["bins", "clock", "k:0:", "ka:0:", "n:keys", "n:lists", "s:0:kept"].map((key) => prefix + key),
+  );
+  await fresh.close();
+}, 120_000);
+
+it("a backend sweeps tombstones older than its --tombstone-ttl by itself", async () => {
+  const own = await RedisServer.start();
+  const backend = await startBackend({
+    listen: "127.0.0.1:0",
+    store: { engine: "redis", url: own.url },
+    ready: true,
+    tombstoneTtlMs: 300,
+  });
+  const client = new StorageClient(backend.address);
+  const ownRedis = new Redis(own.url);
+  try {
+    for (let i = 0; i < 20; i++) {
+      await client.set(`k${i}`, "v");
+      await client.set(`k${i}`, "");
+    }
+    expect(await ownRedis.zcard("gc")).toBe(20);
+    await waitFor("the backend to sweep its tombstones", async () => (await ownRedis.zcard("gc")) === 0, {
+      timeoutMs: 5000,
+    });
+    expect(await ownRedis.exists("s:0:k0", "s:0:k19")).toBe(0);
+    expect(await client.get("k0")).toBeNull();
+  } finally {
+    ownRedis.disconnect();
+    await client.close();
+    await backend.close();
+    await own.stop();
+  }
+});

@@ -8,6 +8,7 @@ import {
   itTellsCountedAppendsFromSupersededOnes,
   itTellsWhoDecidedARemovesCount,
 } from "./engine-idempotency.js";
+import { itSweepsOldTombstones } from "./engine-tombstones.js";
 import { describeStorageConformance } from "./storage-conformance.js";
 
 function fixtureOn(engine: StoreEngine) {
@@ -42,6 +43,7 @@ describe("redis engine", () => {
     itTellsCountedAppendsFromSupersededOnes(openEngine);
     itTellsWhoDecidedARemovesCount(openEngine);
   });
+  describe("tombstones", () => itSweepsOldTombstones(openEngine));
 });
 
 describe("memory engine idempotency", () => itAppliesEntriesIdempotently(async () => new MemoryEngine()));
@@ -49,3 +51,4 @@ describe("memory engine removes", () => {
   itTellsCountedAppendsFromSupersededOnes(async () => new MemoryEngine());
   itTellsWhoDecidedARemovesCount(async () => new MemoryEngine());
 });
+describe("memory engine tombstones", () => itSweepsOldTombstones(async () => new MemoryEngine()));

@@ -1,13 +1,17 @@
 // A backend that dies and comes back with its old Redis (stale data) never
-// brings back a key deleted or a list element removed while it was away.
+// brings back a key deleted or a list element removed while it was away, even
+// once the other backends have swept those tombstones: its keeper empties it
+// before filling it.
 import { BinClient, StorageClient } from "@binring/client";
 import { HashRing } from "@binring/core";
-import { afterAll, expect, it } from "vitest";
+import { Redis } from "ioredis";
+import { afterEach, expect, it } from "vitest";
 import { LocalCluster, waitFor, waitForSettled } from "../support/index.js";
 
 let cluster: LocalCluster | undefined;
-afterAll(async () => {
+afterEach(async () => {
   await cluster?.stop();
+  cluster = undefined;
 });
 
 it("a stale backend does not resurrect deletions after it is filled", async () => {
@@ -46,4 +50,47 @@ it("a stale backend does not resurrect deletions after it is filled", async () =
   await waitFor("the stand-in to drop the bin", async () => (await standInDirect.get("kept")) === null);
   expect(await standInDirect.listGet("list")).toEqual([]);
   await Promise.all([direct.close(), standInDirect.close(), client.close()]);
+}, 60_000);
+
+it("a stale backend does not resurrect deletions whose tombstones were swept while it was away", async () => {
+  cluster = await LocalCluster.start({ backends: 4, keepers: 1, backendArgs: ["--tombstone-ttl", "1s"] });
+  const http = (await cluster.keeperProcesses[0]!.waitForLine(/"http":"([^"]+)"/))[1]!;
+  await waitForSettled(http, Object.fromEntries(cluster.addresses.map((a) => [a, "ready"])));
+  const client = new BinClient({ backends: cluster.addresses, keepers: cluster.keepers, viewRefreshMs: 200 });
+  const bin = client.bin("swept");
+  const primary = new HashRing(cluster.addresses.map((id) => ({ id }))).replicasFor("swept")[0]!;
+  await bin.set("deleted", "old value");
+  await bin.set("kept", "v1");
+  for (const value of ["a", "b", "a"]) await bin.listAppend("list", value);
+
+  await cluster.kill(primary);
+  await waitForSettled(http, { [primary]: "dead" });
+  await bin.set("deleted", "");
+  expect(await bin.listRemove("list", "a")).toBe(2);
+  await bin.set("kept", "v2");
+  // Every other backend holds the bin now; wait until none of them keeps a tombstone.
+  const others = cluster.members.filter((member) => member.address !== primary);
+  const redises = others.map((member) => new Redis(member.redis.url));
+  try {
+    await waitFor("the live backends to sweep their tombstones", async () => {
+      const counts = await Promise.all(redises.map((redis) => redis.zcard("gc")));
+      return counts.every((count) => count === 0);
+    });
+  } finally {
+    for (const redis of redises) redis.disconnect();
+  }
+
+  await cluster.restart(primary, { redis: "old" });
+  await waitForSettled(http, { [primary]: "ready" });
+  const direct = new StorageClient(primary, { bin: "swept" });
+  try {
+    expect(await direct.get("deleted")).toBeNull();
+    expect(await direct.listGet("list")).toEqual(["b"]);
+    expect(await direct.get("kept")).toBe("v2");
+    expect(await bin.get("deleted")).toBeNull();
+    expect(await bin.keys()).toEqual(["kept"]);
+    expect(await bin.listGet("list")).toEqual(["b"]);
+  } finally {
+    await Promise.all([direct.close(), client.close()]);
+  }
 }, 60_000);

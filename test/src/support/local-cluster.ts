@@ -65,6 +65,8 @@ export interface LocalClusterOptions {
   appendOnly?: boolean;
   /** Zone of backend i, written to the cluster file's "zones". @default none (zone-blind placement) */
   zoneOf?: (i: number) => string;
+  /** Extra flags for every backend, at start and restart. @default none */
+  backendArgs?: string[];
 }
 
 export class LocalCluster {
@@ -77,6 +79,7 @@ export class LocalCluster {
     readonly keepers: string[],
     readonly configPath: string,
     private readonly keeperArgs: string[],
+    private readonly backendArgs: string[],
   ) {}
 
   static async start(options: LocalClusterOptions): Promise<LocalCluster> {
@@ -87,7 +90,11 @@ export class LocalCluster {
       Array.from({ length: options.backends }, async (_, i) => {
         const redis = await RedisServer.start({ appendOnly: options.appendOnly ?? true });
         if (i >= running) return { redis, backend: undefined, address: `127.0.0.1:${await freePort()}` };
-        const backend = await startBackendProcess({ redisUrl: redis.url, ready });
+        const backend = await startBackendProcess({
+          redisUrl: redis.url,
+          ready,
+          extraArgs: options.backendArgs,
+        });
         return { redis, backend, address: backend.address };
       }),
     );
@@ -102,7 +109,13 @@ export class LocalCluster {
       configPath,
       JSON.stringify({ backends: members.map((m) => m.address), keepers, ...(zones && { zones }) }, null, 2),
     );
-    const cluster = new LocalCluster(members, keepers, configPath, options.keeperArgs ?? FAST_KEEPER_ARGS);
+    const cluster = new LocalCluster(
+      members,
+      keepers,
+      configPath,
+      options.keeperArgs ?? FAST_KEEPER_ARGS,
+      options.backendArgs ?? [],
+    );
     for (let i = 0; i < keeperCount; i++) await cluster.startKeeper(i);
     return cluster;
   }
@@ -162,6 +175,7 @@ export class LocalCluster {
       redisUrl: member.redis.url,
       listen: address,
       ready: options.ready,
+      extraArgs: this.backendArgs,
     });
   }
 

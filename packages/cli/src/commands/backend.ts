@@ -1,12 +1,19 @@
 // `binring backend`: runs one backend until SIGTERM or SIGINT.
-import { startBackend } from "@binring/backend";
-import { flagName, parseAddress, parseFlags, parseNonNegativeInt, parsePositiveInt } from "../args.js";
+import { DEFAULT_TOMBSTONE_TTL_MS, startBackend } from "@binring/backend";
+import {
+  flagName,
+  parseAddress,
+  parseDuration,
+  parseFlags,
+  parseNonNegativeInt,
+  parsePositiveInt,
+} from "../args.js";
 import { CliError } from "../cli-error.js";
 import { createLogger } from "../logger.js";
 import { onShutdown } from "../shutdown.js";
 
 export const BACKEND_USAGE = `binring backend --listen HOST:PORT (--redis URL | --store memory) [--ready]
-    [--max-key-bytes N] [--max-value-bytes N] [--key-prefix P] [--read-cache-mb 64]`;
+    [--max-key-bytes N] [--max-value-bytes N] [--key-prefix P] [--read-cache-mb 64] [--tombstone-ttl 24h]`;
 
 /** --read-cache-mb in bytes; undefined leaves the engine's default. */
 function readCacheBytes(value: string | undefined): number | undefined {
@@ -24,6 +31,7 @@ export async function backendCommand(args: string[]): Promise<void> {
     "max-key-bytes": { type: "string" },
     "max-value-bytes": { type: "string" },
     "read-cache-mb": { type: "string" },
+    "tombstone-ttl": { type: "string" },
   });
   const listen = parseAddress("listen", values.listen ?? "127.0.0.1:0");
   const storeKind = values.store ?? (values.redis ? "redis" : undefined);
@@ -48,6 +56,7 @@ export async function backendCommand(args: string[]): Promise<void> {
             readCacheBytes: readCacheBytes(values["read-cache-mb"]),
           },
     ready: values.ready,
+    tombstoneTtlMs: parseDuration("tombstone-ttl", values["tombstone-ttl"], DEFAULT_TOMBSTONE_TTL_MS),
     limits: {
       maxKeyBytes: parsePositiveInt("max-key-bytes", values["max-key-bytes"], 4096),
       maxValueBytes: parsePositiveInt("max-value-bytes", values["max-value-bytes"], 1024 * 1024),
