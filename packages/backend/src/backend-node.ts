@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import {
   type ApplyOutcome,
+  BinringError,
   checkClock,
   checkStamp,
   checkString,
@@ -17,7 +18,9 @@ import {
   type RingRange,
   StaleEpochError,
   type Stamp,
+  StatusCode,
   UnavailableError,
+  WHOLE_RING,
 } from "@binring/core";
 import { PersistentClock } from "./persistent-clock.js";
 import type { StoreEngine, StoreStats } from "./store-engine.js";
@@ -51,6 +54,13 @@ export interface WriteResult {
   superseded: boolean;
   /** A remove whose count was decided here by its writer while ready (see ApplyOutcome). */
   countDecided: boolean;
+}
+
+export interface EmptyResult {
+  /** Bins deleted. */
+  bins: number;
+  /** The incarnation after the empty: the one a fill may make ready. */
+  incarnation: string;
 }
 
 export interface HeartbeatCommand {
@@ -102,6 +112,10 @@ export class BackendNode {
   #readyUntil: number | undefined;
   /** The store refused a write since readiness was last granted: writers may have skipped this backend. */
   #needsFill = false;
+  /** An empty runs now: no grant is taken until it ends. */
+  #emptying = false;
+  /** The last empty asked for; the next one starts after it settles. */
+  #emptyQueue: Promise<unknown> = Promise.resolve();
 
   constructor(options: BackendNodeOptions) {
     this.#engine = options.engine;
@@ -279,6 +293,49 @@ export class BackendNode {
   }
 
   /**
+   * Deletes everything this backend holds, for a keeper about to fill it after
+   * its death (ARCHITECTURE.md, "Tombstones"). Refused while ready, or when
+   * this is no longer the incarnation the keeper heard: a keeper acting on an
+   * old answer (paused, or overtaken by another keeper that filled it since)
+   * must not empty a backend that holds what readers rely on. Empties run one
+   * at a time, grants are refused while one runs, and each ends in a new
+   * incarnation, so a fill whose copies overlapped an empty cannot make the
+   * backend ready: its grant names the incarnation from before.
+   */
+  empty(incarnation: string): Promise<EmptyResult> {
+    const run = this.#emptyQueue.then(() => this.#emptyNow(incarnation));
+    this.#emptyQueue = run.catch(() => undefined);
+    return run;
+  }
+
+  async #emptyNow(incarnation: string): Promise<EmptyResult> {
+    if (incarnation !== this.incarnation) {
+      throw new BinringError(
+        `refused to empty: incarnation "${incarnation}" is not this backend's ("${this.incarnation}")`,
+        StatusCode.FAILED_PRECONDITION,
+      );
+    }
+    if (this.ready) {
+      throw new BinringError("refused to empty: this backend is ready", StatusCode.FAILED_PRECONDITION);
+    }
+    this.#emptying = true;
+    try {
+      return { bins: await this.#engine.drop(WHOLE_RING), incarnation: this.#afterEmpty() };
+    } catch (error) {
+      this.#afterEmpty();
+      throw error;
+    } finally {
+      this.#emptying = false;
+    }
+  }
+
+  /** Whatever the empty deleted, even partly, this backend lost entries: a new incarnation. */
+  #afterEmpty(): string {
+    this.#lostEntries();
+    return this.incarnation;
+  }
+
+  /**
    * A keeper's heartbeat: adopt its epoch, raise the clock, grant or revoke
    * readiness. A plain renewal only extends a lease that still runs; once it
    * has lapsed only a grant after a fill makes this backend ready again. A
@@ -288,7 +345,8 @@ export class BackendNode {
    */
   async heartbeat(command: HeartbeatCommand): Promise<BackendState> {
     if (command.epoch > this.#epoch) this.#epoch = command.epoch;
-    const forMe = command.incarnation === undefined || command.incarnation === this.incarnation;
+    const forMe =
+      !this.#emptying && (command.incarnation === undefined || command.incarnation === this.incarnation);
     if (command.ready === true && forMe && (command.filled || (this.ready && !this.#needsFill))) {
       this.#ready = true;
       this.#needsFill = false;

@@ -48,6 +48,8 @@ export interface RunningBackend {
 const SHUTDOWN_GRACE_MS = 2000;
 const STORE_RETRY_MS = 200;
 export const DEFAULT_TOMBSTONE_TTL_MS = 24 * 60 * 60 * 1000;
+/** Below this a TTL is for tests: fills, writes in flight and retried removes can outlast it. */
+const SHORT_TOMBSTONE_TTL_MS = 60 * 60 * 1000;
 
 export function openEngine(store: StoreOptions): StoreEngine {
   return store.engine === "memory" ? new MemoryEngine() : new RedisEngine(store);
@@ -74,6 +76,11 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
   });
   const address = `${host}:${port}`;
   await waitForStore(node, options.storeWaitMs ?? 10_000, logger);
+  if (tombstoneTtlMs < SHORT_TOMBSTONE_TTL_MS)
+    logger.warn(
+      { tombstoneTtlMs },
+      "tombstone TTL under 1 h: a fill, a write in flight or a retried remove that outlasts it can bring deleted data back",
+    );
   const sweeper = new TombstoneSweeper(engine, tombstoneTtlMs, logger);
   sweeper.start();
   logger.info({ address, incarnation: node.incarnation, store: options.store.engine }, "backend listening");

@@ -81,6 +81,10 @@ export class StorageService {
         this.#scan(call).catch((error: unknown) => call.destroy(toServiceError(error) as Error));
       },
       Drop: unary(async (request) => ({ bins: String(await this.node.drop(request.ranges)) })),
+      Empty: unary(async (request) => {
+        const emptied = await this.node.empty(request.incarnation);
+        return { bins: String(emptied.bins), incarnation: emptied.incarnation };
+      }),
       Heartbeat: unary(async (request) => {
         const state = await this.node.heartbeat({
           epoch: wireToBigint(request.epoch),

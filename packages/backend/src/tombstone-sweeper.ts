@@ -2,6 +2,7 @@
 // background, so a store that keeps deleting new keys or removing new list
 // values stays bounded (HAZARDS.md 10). Why that is safe is in
 // lua/sweep-tombstones.lua and docs/ARCHITECTURE.md ("Tombstones").
+import { setImmediate as yieldToIo } from "node:timers/promises";
 import type { Logger } from "pino";
 import type { StoreEngine } from "./store-engine.js";
 
@@ -27,6 +28,7 @@ export class TombstoneSweeper {
   }
 
   start(): void {
+    if (this.#timer) return;
     this.#timer = setInterval(() => {
       this.#running ??= this.sweep().finally(() => {
         this.#running = undefined;
@@ -43,7 +45,9 @@ export class TombstoneSweeper {
       for (;;) {
         const batch = await this.engine.sweepTombstones(this.ttlMs, SWEEP_BATCH);
         dropped += batch.dropped;
-        if (batch.examined < SWEEP_BATCH) break;
+        // Stopped: the rest waits for the next start. Between batches, let calls in (the memory engine never waits).
+        if (batch.examined < SWEEP_BATCH || this.#timer === undefined) break;
+        await yieldToIo();
       }
     } catch (error) {
       this.logger.warn({ err: (error as Error).message, dropped }, "tombstone sweep failed; retried later");

@@ -222,6 +222,17 @@ export class BackendChannel {
     });
   }
 
+  /** Empties the backend if it is still `incarnation` and not ready; resolves with the incarnation after. */
+  empty(incarnation: string, timeoutMs?: number): Promise<{ bins: number; incarnation: string }> {
+    return new Promise((resolve, reject) => {
+      this.#client.Empty({ incarnation }, { deadline: this.#deadline(timeoutMs) }, (error, reply) =>
+        error || !reply
+          ? reject(this.#failure(error))
+          : resolve({ bins: Number(reply.bins), incarnation: reply.incarnation }),
+      );
+    });
+  }
+
   heartbeat(request: HeartbeatRequest, timeoutMs?: number): Promise<HeartbeatReply__Output> {
     return new Promise((resolve, reject) => {
       this.#client.Heartbeat(request, { deadline: this.#deadline(timeoutMs) }, (error, reply) =>

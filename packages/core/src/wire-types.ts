@@ -10,6 +10,8 @@ export type * from "./generated/binring/v1/ClockRequest.js";
 export type * from "./generated/binring/v1/ClusterView.js";
 export type * from "./generated/binring/v1/DropReply.js";
 export type * from "./generated/binring/v1/DropRequest.js";
+export type * from "./generated/binring/v1/EmptyReply.js";
+export type * from "./generated/binring/v1/EmptyRequest.js";
 export type * from "./generated/binring/v1/Entry.js";
 export type * from "./generated/binring/v1/EntryBatch.js";
 export type * from "./generated/binring/v1/EntryKind.js";

@@ -5,6 +5,7 @@
 //   ready --miss--> suspect --answer--> ready
 //   suspect --misses >= N and lease lapsed--> dead
 //   dead --answers again, once its store was emptied--> filling --filled--> ready
+//     (from a death until ready, each new incarnation is emptied before it is filled)
 //   ready | suspect --restarted, or lost writes--> filling
 //   ready | suspect --lease lapsed--> ready (granted again at once, no copy)
 import type { Logger } from "pino";
@@ -46,11 +47,17 @@ export class BackendHealth {
    */
   vouchedIncarnation: string | undefined;
   /**
-   * The incarnation whose store this keeper emptied since the backend was last
-   * declared dead; undefined until then. A dead backend is filled only once
-   * the incarnation answering is this one: writes were acknowledged without
-   * it, tombstones among them may have been swept since, and merging its old
-   * entries could then bring deleted data back (HAZARDS.md 3).
+   * Declared dead (or taken over dead) and not ready since: writes were
+   * acknowledged without it, tombstones among them may have been swept since,
+   * and merging its old entries could then bring deleted data back (HAZARDS.md
+   * 3). Until it is ready again, every incarnation that answers is emptied
+   * before it is filled, a restart during the fill included: the store that
+   * comes back may be older than the empty (a restored backup, an fsync lost).
+   */
+  #emptyBeforeFill = false;
+  /**
+   * The incarnation an empty ended in (the backend reports it), since the
+   * backend last needed emptying; undefined until then.
    */
   wipedIncarnation: string | undefined;
 
@@ -66,6 +73,23 @@ export class BackendHealth {
     if (to === this.state) return;
     this.logger.info({ backend: this.address, from: this.state, to, reason }, "backend state");
     this.state = to;
+    if (to === "dead") {
+      this.#emptyBeforeFill = true;
+      this.wipedIncarnation = undefined;
+    }
+    if (to === "ready") this.#emptyBeforeFill = false;
+  }
+
+  /** Whether this answer's store must be emptied before the backend is filled (see #emptyBeforeFill). */
+  mustBeEmptied(reply: ProbeReply): boolean {
+    return this.#emptyBeforeFill && reply.incarnation !== this.wipedIncarnation;
+  }
+
+  /** Records an answer that changes nothing yet (a backend whose store is being emptied). */
+  heard(reply: ProbeReply, now: number): void {
+    this.last = reply;
+    this.lastAnswerAt = now;
+    this.misses = 0;
   }
 
   /**
@@ -76,18 +100,6 @@ export class BackendHealth {
    * renewals then. It was never declared dead, so no writer skipped it and it
    * holds every acknowledged entry: the owner grants it readiness again.
    */
-  /** Whether an answer from a dead backend must wait for its store to be emptied before it is filled. */
-  mustBeEmptied(reply: ProbeReply): boolean {
-    return this.state === "dead" && reply.incarnation !== this.wipedIncarnation;
-  }
-
-  /** Records an answer that changes nothing yet (a dead backend whose store is being emptied). */
-  heard(reply: ProbeReply, now: number): void {
-    this.last = reply;
-    this.lastAnswerAt = now;
-    this.misses = 0;
-  }
-
   answered(reply: ProbeReply, now: number): "rejoined" | "lapsed" | "steady" {
     const known = this.last?.incarnation ?? this.vouchedIncarnation;
     const restarted = known !== undefined && known !== reply.incarnation;
@@ -126,7 +138,6 @@ export class BackendHealth {
     const leaseLapsed = othersLapsed && now - Math.max(this.lastGrantAt, this.lastAnswerAt) > leaseMs;
     if (this.misses >= missesToDead && leaseLapsed) {
       this.deaths++;
-      this.wipedIncarnation = undefined;
       this.setState("dead", `${this.misses} probes missed`);
       return "died";
     }

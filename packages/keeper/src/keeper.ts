@@ -29,7 +29,6 @@ import {
   type KeeperBeat,
   type KeeperBeat__Output,
   ringMembers,
-  WHOLE_RING,
   wireToBigint,
 } from "@binring/core";
 import { type Logger, pino } from "pino";
@@ -700,16 +699,19 @@ export class Keeper {
    * Empties the store of a backend declared dead that answers again, before it
    * is filled: it stays dead in the view meanwhile, so no writer uses it. The
    * fill copies every entry of its stretches anyway; what it held from before
-   * is at best redundant and at worst older than tombstones swept since.
+   * is at best redundant and at worst older than tombstones swept since. The
+   * backend refuses if it is ready or no longer `incarnation` (this keeper
+   * acted on an old answer), and reports the incarnation the empty ended in:
+   * the one the fill may make ready.
    */
   async #empty(health: BackendHealth, incarnation: string): Promise<void> {
     if (this.#emptying.has(health.address)) return;
     this.#emptying.add(health.address);
     try {
-      const bins = await this.#channels.get(health.address)!.drop(WHOLE_RING, EMPTY_TIMEOUT_MS);
-      health.wipedIncarnation = incarnation;
+      const emptied = await this.#channels.get(health.address)!.empty(incarnation, EMPTY_TIMEOUT_MS);
+      health.wipedIncarnation = emptied.incarnation;
       this.#logger.info(
-        { backend: health.address, incarnation, bins },
+        { backend: health.address, incarnation: emptied.incarnation, bins: emptied.bins },
         "emptied a backend declared dead; it is filled next",
       );
     } catch (error) {
@@ -857,9 +859,13 @@ export class Keeper {
       if (log.done.has(job.id)) return "done";
     }
     if (job.kind === "fill" && health.state !== "filling") {
+      // Filled already (by this keeper before it died, say): only the released copies may be left.
+      if (health.state === "ready" && !(await this.#dropReleased(job.wasLive))) return "retry";
       await this.#finish(job, progress, performance.now());
       return "done";
     }
+    // Its store is to be emptied first (#probe does it): copies made now would go with it.
+    if (job.kind === "fill" && health.last !== undefined && health.mustBeEmptied(health.last)) return "retry";
     const startedAt = performance.now();
     if (!(await this.#fence())) return "retry";
     // Seen before the first copy. If the backend loses entries from here on, it is another
@@ -938,7 +944,7 @@ export class Keeper {
       }
       health.setState("ready", "filled");
       this.#publish(job.backend, "filled");
-      await this.#dropReleased(job.wasLive);
+      if (!(await this.#dropReleased(job.wasLive))) return "retry";
     }
     await this.#finish(job, progress, startedAt);
     return "done";
@@ -975,9 +981,15 @@ export class Keeper {
    * After a rejoin, the backends that stood in for the returning one hold
    * stretches they are no longer replicas of: drop them, now that the new
    * holder has every entry. Planned against the view as it is now, so a
-   * stretch that became theirs again meanwhile is kept.
+   * stretch that became theirs again meanwhile is kept, and a backend dead
+   * since is left to be emptied when it returns. Returns whether every drop
+   * succeeded: until then the fill's intent stays open and is retried, by a
+   * successor too. An extra copy left behind misses the deletions made after
+   * its release; once their tombstones are swept, a later return of the
+   * stretch to it would merge its stale entries and bring deleted data back.
    */
-  async #dropReleased(wasLive: ReadonlySet<string>): Promise<void> {
+  async #dropReleased(wasLive: ReadonlySet<string>): Promise<boolean> {
+    let dropped = true;
     const isLive = this.#liveSet();
     for (const drop of planDrops(
       this.ring,
@@ -993,10 +1005,12 @@ export class Keeper {
       } catch (error) {
         this.#logger.warn(
           { backend: drop.backend, err: (error as Error).message },
-          "drop failed; the extra copy stays",
+          "drop failed; trying again",
         );
+        dropped = false;
       }
     }
+    return dropped;
   }
 
   /**

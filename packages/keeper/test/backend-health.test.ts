@@ -65,8 +65,12 @@ describe("BackendHealth", () => {
     expect(health.answered(back, 9500)).toBe("rejoined");
     expect(health.state).toBe("filling");
     expect(health.mustBeEmptied(back)).toBe(false);
+    // Restarted during the fill: the store that came back may be older than the empty.
+    expect(health.mustBeEmptied(reply({ ready: false, incarnation: "c" }))).toBe(true);
+    // Ready again: a restart from now on missed seconds at most, and is filled without emptying.
+    health.setState("ready", "filled");
+    expect(health.mustBeEmptied(reply({ ready: false, incarnation: "c" }))).toBe(false);
     // Declared dead again: emptied again.
-    health.setState("ready", "test");
     health.lastGrantAt = 10_000;
     for (let at = 13_000; health.state !== "dead"; at += 1000) health.missed(at, MISSES, LEASE_MS);
     expect(health.mustBeEmptied(back)).toBe(true);

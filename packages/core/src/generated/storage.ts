@@ -9,6 +9,8 @@ import type { ClockReply as _binring_v1_ClockReply, ClockReply__Output as _binri
 import type { ClockRequest as _binring_v1_ClockRequest, ClockRequest__Output as _binring_v1_ClockRequest__Output } from './binring/v1/ClockRequest.js';
 import type { DropReply as _binring_v1_DropReply, DropReply__Output as _binring_v1_DropReply__Output } from './binring/v1/DropReply.js';
 import type { DropRequest as _binring_v1_DropRequest, DropRequest__Output as _binring_v1_DropRequest__Output } from './binring/v1/DropRequest.js';
+import type { EmptyReply as _binring_v1_EmptyReply, EmptyReply__Output as _binring_v1_EmptyReply__Output } from './binring/v1/EmptyReply.js';
+import type { EmptyRequest as _binring_v1_EmptyRequest, EmptyRequest__Output as _binring_v1_EmptyRequest__Output } from './binring/v1/EmptyRequest.js';
 import type { Entry as _binring_v1_Entry, Entry__Output as _binring_v1_Entry__Output } from './binring/v1/Entry.js';
 import type { EntryBatch as _binring_v1_EntryBatch, EntryBatch__Output as _binring_v1_EntryBatch__Output } from './binring/v1/EntryBatch.js';
 import type { GetReply as _binring_v1_GetReply, GetReply__Output as _binring_v1_GetReply__Output } from './binring/v1/GetReply.js';
@@ -45,6 +47,8 @@ export interface ProtoGrpcType {
       ClockRequest: MessageTypeDefinition<_binring_v1_ClockRequest, _binring_v1_ClockRequest__Output>
       DropReply: MessageTypeDefinition<_binring_v1_DropReply, _binring_v1_DropReply__Output>
       DropRequest: MessageTypeDefinition<_binring_v1_DropRequest, _binring_v1_DropRequest__Output>
+      EmptyReply: MessageTypeDefinition<_binring_v1_EmptyReply, _binring_v1_EmptyReply__Output>
+      EmptyRequest: MessageTypeDefinition<_binring_v1_EmptyRequest, _binring_v1_EmptyRequest__Output>
       Entry: MessageTypeDefinition<_binring_v1_Entry, _binring_v1_Entry__Output>
       EntryBatch: MessageTypeDefinition<_binring_v1_EntryBatch, _binring_v1_EntryBatch__Output>
       EntryKind: EnumTypeDefinition

@@ -10,6 +10,8 @@ import type { ClockReply as _binring_v1_ClockReply, ClockReply__Output as _binri
 import type { ClockRequest as _binring_v1_ClockRequest, ClockRequest__Output as _binring_v1_ClockRequest__Output } from '../../binring/v1/ClockRequest.js';
 import type { DropReply as _binring_v1_DropReply, DropReply__Output as _binring_v1_DropReply__Output } from '../../binring/v1/DropReply.js';
 import type { DropRequest as _binring_v1_DropRequest, DropRequest__Output as _binring_v1_DropRequest__Output } from '../../binring/v1/DropRequest.js';
+import type { EmptyReply as _binring_v1_EmptyReply, EmptyReply__Output as _binring_v1_EmptyReply__Output } from '../../binring/v1/EmptyReply.js';
+import type { EmptyRequest as _binring_v1_EmptyRequest, EmptyRequest__Output as _binring_v1_EmptyRequest__Output } from '../../binring/v1/EmptyRequest.js';
 import type { EntryBatch as _binring_v1_EntryBatch, EntryBatch__Output as _binring_v1_EntryBatch__Output } from '../../binring/v1/EntryBatch.js';
 import type { GetReply as _binring_v1_GetReply, GetReply__Output as _binring_v1_GetReply__Output } from '../../binring/v1/GetReply.js';
 import type { GetRequest as _binring_v1_GetRequest, GetRequest__Output as _binring_v1_GetRequest__Output } from '../../binring/v1/GetRequest.js';
@@ -85,6 +87,27 @@ export interface StorageClient extends grpc.Client {
   drop(argument: _binring_v1_DropRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_binring_v1_DropReply__Output>): grpc.ClientUnaryCall;
   drop(argument: _binring_v1_DropRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_binring_v1_DropReply__Output>): grpc.ClientUnaryCall;
   drop(argument: _binring_v1_DropRequest, callback: grpc.requestCallback<_binring_v1_DropReply__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Deletes every entry the backend holds, for a keeper about to fill it after
+   * its death. Refused while it is ready or when it is not the incarnation
+   * named; empties run one at a time, and each ends in a new incarnation, so
+   * no fill that overlapped one can make the backend ready.
+   */
+  Empty(argument: _binring_v1_EmptyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_binring_v1_EmptyReply__Output>): grpc.ClientUnaryCall;
+  Empty(argument: _binring_v1_EmptyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_binring_v1_EmptyReply__Output>): grpc.ClientUnaryCall;
+  Empty(argument: _binring_v1_EmptyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_binring_v1_EmptyReply__Output>): grpc.ClientUnaryCall;
+  Empty(argument: _binring_v1_EmptyRequest, callback: grpc.requestCallback<_binring_v1_EmptyReply__Output>): grpc.ClientUnaryCall;
+  /**
+   * Deletes every entry the backend holds, for a keeper about to fill it after
+   * its death. Refused while it is ready or when it is not the incarnation
+   * named; empties run one at a time, and each ends in a new incarnation, so
+   * no fill that overlapped one can make the backend ready.
+   */
+  empty(argument: _binring_v1_EmptyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_binring_v1_EmptyReply__Output>): grpc.ClientUnaryCall;
+  empty(argument: _binring_v1_EmptyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_binring_v1_EmptyReply__Output>): grpc.ClientUnaryCall;
+  empty(argument: _binring_v1_EmptyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_binring_v1_EmptyReply__Output>): grpc.ClientUnaryCall;
+  empty(argument: _binring_v1_EmptyRequest, callback: grpc.requestCallback<_binring_v1_EmptyReply__Output>): grpc.ClientUnaryCall;
   
   Get(argument: _binring_v1_GetRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_binring_v1_GetReply__Output>): grpc.ClientUnaryCall;
   Get(argument: _binring_v1_GetRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_binring_v1_GetReply__Output>): grpc.ClientUnaryCall;
@@ -219,6 +242,14 @@ export interface StorageHandlers extends grpc.UntypedServiceImplementation {
    */
   Drop: grpc.handleUnaryCall<_binring_v1_DropRequest__Output, _binring_v1_DropReply>;
   
+  /**
+   * Deletes every entry the backend holds, for a keeper about to fill it after
+   * its death. Refused while it is ready or when it is not the incarnation
+   * named; empties run one at a time, and each ends in a new incarnation, so
+   * no fill that overlapped one can make the backend ready.
+   */
+  Empty: grpc.handleUnaryCall<_binring_v1_EmptyRequest__Output, _binring_v1_EmptyReply>;
+  
   Get: grpc.handleUnaryCall<_binring_v1_GetRequest__Output, _binring_v1_GetReply>;
   
   /**
@@ -258,6 +289,7 @@ export interface StorageDefinition extends grpc.ServiceDefinition {
   Batch: MethodDefinition<_binring_v1_BatchRequest, _binring_v1_BatchReply, _binring_v1_BatchRequest__Output, _binring_v1_BatchReply__Output>
   Clock: MethodDefinition<_binring_v1_ClockRequest, _binring_v1_ClockReply, _binring_v1_ClockRequest__Output, _binring_v1_ClockReply__Output>
   Drop: MethodDefinition<_binring_v1_DropRequest, _binring_v1_DropReply, _binring_v1_DropRequest__Output, _binring_v1_DropReply__Output>
+  Empty: MethodDefinition<_binring_v1_EmptyRequest, _binring_v1_EmptyReply, _binring_v1_EmptyRequest__Output, _binring_v1_EmptyReply__Output>
   Get: MethodDefinition<_binring_v1_GetRequest, _binring_v1_GetReply, _binring_v1_GetRequest__Output, _binring_v1_GetReply__Output>
   Heartbeat: MethodDefinition<_binring_v1_HeartbeatRequest, _binring_v1_HeartbeatReply, _binring_v1_HeartbeatRequest__Output, _binring_v1_HeartbeatReply__Output>
   Keys: MethodDefinition<_binring_v1_PatternRequest, _binring_v1_KeysReply, _binring_v1_PatternRequest__Output, _binring_v1_KeysReply__Output>
