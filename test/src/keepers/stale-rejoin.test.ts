@@ -2,13 +2,30 @@
 // brings back a key deleted or a list element removed while it was away, even
 // once the other backends have swept those tombstones: its keeper empties it
 // before filling it.
-import { BinClient, StorageClient } from "@binring/client";
+import { type Bin, BinClient, StorageClient } from "@binring/client";
 import { HashRing } from "@binring/core";
 import { Redis } from "ioredis";
 import { afterEach, expect, it } from "vitest";
 import { LocalCluster, waitFor, waitForSettled } from "../support/index.js";
 
 let cluster: LocalCluster | undefined;
+
+/** Writes, kills the bin's primary, and deletes a key, removes a list value and overwrites a key while it is dead. */
+async function deleteWhileAway(
+  running: LocalCluster,
+  http: string,
+  bin: Bin,
+  primary: string,
+): Promise<void> {
+  await bin.set("deleted", "old value");
+  await bin.set("kept", "v1");
+  for (const value of ["a", "b", "a"]) await bin.listAppend("list", value);
+  await running.kill(primary);
+  await waitForSettled(http, { [primary]: "dead" });
+  await bin.set("deleted", "");
+  expect(await bin.listRemove("list", "a")).toBe(2);
+  await bin.set("kept", "v2");
+}
 afterEach(async () => {
   await cluster?.stop();
   cluster = undefined;
@@ -24,15 +41,7 @@ it("a stale backend does not resurrect deletions after it is filled", async () =
   const primary = ring.replicasFor("stale")[0]!;
   // The backend that holds the bin while the primary is away.
   const standIn = ring.replicasFor("stale", (id) => id !== primary)[2]!;
-  await bin.set("deleted", "old value");
-  await bin.set("kept", "v1");
-  for (const value of ["a", "b", "a"]) await bin.listAppend("list", value);
-
-  await cluster.kill(primary);
-  await waitForSettled(http, { [primary]: "dead" });
-  await bin.set("deleted", "");
-  expect(await bin.listRemove("list", "a")).toBe(2);
-  await bin.set("kept", "v2");
+  await deleteWhileAway(cluster, http, bin, primary);
 
   await cluster.restart(primary, { redis: "old" });
   await waitForSettled(http, { [primary]: "ready" });
@@ -59,15 +68,7 @@ it("a stale backend does not resurrect deletions whose tombstones were swept whi
   const client = new BinClient({ backends: cluster.addresses, keepers: cluster.keepers, viewRefreshMs: 200 });
   const bin = client.bin("swept");
   const primary = new HashRing(cluster.addresses.map((id) => ({ id }))).replicasFor("swept")[0]!;
-  await bin.set("deleted", "old value");
-  await bin.set("kept", "v1");
-  for (const value of ["a", "b", "a"]) await bin.listAppend("list", value);
-
-  await cluster.kill(primary);
-  await waitForSettled(http, { [primary]: "dead" });
-  await bin.set("deleted", "");
-  expect(await bin.listRemove("list", "a")).toBe(2);
-  await bin.set("kept", "v2");
+  await deleteWhileAway(cluster, http, bin, primary);
   // Every other backend holds the bin now; wait until none of them keeps a tombstone.
   const others = cluster.members.filter((member) => member.address !== primary);
   const redises = others.map((member) => new Redis(member.redis.url));
