@@ -9,7 +9,8 @@
 -- look at in this call. The index "gc" (apply-entries.lua) scores each
 -- tombstone by when it was stored; a tombstone replaced since by a value or a
 -- newer one is not dropped by its old index entry.
--- Returns { index entries looked at, tombstones dropped }.
+-- Returns { index entries looked at, tombstones dropped, then the string keys
+-- dropped (unprefixed) }: the engine's read cache forgets exactly those.
 local prefix = ARGV[1]
 local time = redis.call('TIME')
 local now_ms = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
@@ -41,7 +42,7 @@ local function drop_string_tombstone(member)
   redis.call('DEL', entry_key)
   redis.call('SREM', prefix .. 'ka:' .. tag, key)
   forget_bin_if_empty(tag, bin)
-  return 1
+  return 's:' .. tag .. key
 end
 
 local function drop_list_tombstone(member)
@@ -60,13 +61,17 @@ local function drop_list_tombstone(member)
 end
 
 local members = redis.call('ZRANGEBYSCORE', index, '-inf', cutoff, 'LIMIT', 0, tonumber(ARGV[3]))
-local dropped = 0
+local result = { #members, 0 }
 for _, member in ipairs(members) do
   if string.sub(member, 1, 1) == 's' then
-    dropped = dropped + drop_string_tombstone(member)
+    local string_key = drop_string_tombstone(member)
+    if string_key ~= 0 then
+      result[2] = result[2] + 1
+      result[#result + 1] = string_key
+    end
   else
-    dropped = dropped + drop_list_tombstone(member)
+    result[2] = result[2] + drop_list_tombstone(member)
   end
   redis.call('ZREM', index, member)
 end
-return { #members, dropped }
+return result

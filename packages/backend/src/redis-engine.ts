@@ -435,12 +435,12 @@ export class RedisEngine implements StoreEngine {
   }
 
   async sweepTombstones(ttlMs: number, limit: number): Promise<TombstoneSweep> {
-    const [examined, dropped] = (await this.#sweepTombstones([], [this.#keyPrefix, ttlMs, limit])) as [
-      number,
-      number,
-    ];
-    // A cached deletion may be one the sweep dropped; an older entry arriving now would be stored.
-    if (dropped > 0) this.#cache.clear();
+    const [examined, dropped, ...droppedStrings] = (await this.#sweepTombstones(
+      [],
+      [this.#keyPrefix, ttlMs, limit],
+    )) as [number, number, ...string[]];
+    // A cached deletion the sweep dropped would outrank an older entry the store now accepts.
+    for (const key of droppedStrings) this.#cache.forget(key);
     return { examined, dropped };
   }
 

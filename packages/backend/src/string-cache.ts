@@ -10,7 +10,8 @@
 // entry) is merged by keeping the greater stamp, so observations may arrive in
 // any order. What cannot be merged is an observation of a store that has
 // since changed behind the cache's back (an apply whose outcome is unknown, a
-// Drop, a Redis restart): then the cache is cleared, and each observation
+// Drop, a Redis restart, a swept tombstone): then the cache is cleared (for a
+// swept tombstone, that key is forgotten), and each observation
 // carries the epoch it started in, so one that started before a clear is
 // dropped instead of repopulating the cache with what the store no longer
 // holds. Evicting a key forgets its newest entry the same way, so an
@@ -91,6 +92,17 @@ export class StringCache {
     this.#entries.set(key, { stored, bytes });
     this.#bytes += bytes;
     this.#evict();
+  }
+
+  /**
+   * Forgets one key the store dropped behind the cache's back (a swept
+   * tombstone), as an eviction: an observation that started before cannot
+   * bring it back.
+   */
+  forget(key: string): void {
+    const cached = this.#entries.get(key);
+    if (cached) this.#remove(key, cached);
+    this.#markEvicted();
   }
 
   /** Forgets everything: the store changed in a way the cache cannot follow. */

@@ -1,7 +1,7 @@
 // The Redis engine answers string reads from memory (string-cache.ts) and
 // stays exact: a cached read costs Redis nothing, reads racing writes never
-// go back to an older entry, and a Drop is never answered from memory (a
-// restarted Redis neither: store-reset.test.ts).
+// go back to an older entry, and a Drop or a swept tombstone is never answered
+// from memory (a restarted Redis neither: store-reset.test.ts).
 import { RedisEngine } from "@binring/backend";
 import { type Entry, RING_SIZE, ringPoint } from "@binring/core";
 import { Redis } from "ioredis";
@@ -124,4 +124,18 @@ it("forgets what a Drop deleted", async () => {
   const point = ringPoint("dropped");
   await engine.drop([{ start: point, end: (point + 1) % RING_SIZE }]);
   expect(await engine.getString("dropped", "k")).toBeNull();
+});
+
+it("forgets a tombstone the sweep dropped, and only it", async () => {
+  const engine = await openEngine();
+  await engine.apply([set("swept", "kept", "v", 1), set("swept", "deleted", "", 2)]);
+  expect((await engine.getString("swept", "kept"))?.value).toBe("v");
+  expect((await engine.getString("swept", "deleted"))?.value).toBe("");
+  expect(await engine.sweepTombstones(0, 1000)).toEqual({ examined: 1, dropped: 1 });
+  // Past the TTL an older entry takes effect (ARCHITECTURE.md, "Tombstones"); the cache must agree.
+  await engine.apply([set("swept", "deleted", "older", 1)]);
+  expect((await engine.getString("swept", "deleted"))?.value).toBe("older");
+  const before = await redisReads();
+  expect((await engine.getString("swept", "kept"))?.value).toBe("v");
+  expect(await redisReads()).toBe(before);
 });
