@@ -51,8 +51,9 @@ const STAMP_LENGTH = 40;
 const DEFAULT_READ_CACHE_BYTES = 64 * 1024 * 1024;
 /** Pause before asking a connected Redis for its run_id again after the question failed. */
 const VERIFY_RETRY_MS = 200;
-/** Bins read per pipeline while scanning. */
-const SCAN_BINS_PER_ROUND = 64;
+/** Bins read (Scan) or deleted (Drop) per round of pipelined calls. */
+const BINS_PER_ROUND = 64;
+const KEYS_PER_DEL = 1000;
 
 function loadScript(name: string): string {
   return readFileSync(new URL(`../lua/${name}.lua`, import.meta.url), "utf8");
@@ -316,9 +317,9 @@ export class RedisEngine implements StoreEngine {
   async *scan(ranges: readonly RingRange[], batchSize: number): AsyncIterable<Entry[]> {
     const bins = await this.#binsIn(ranges);
     let batch: Entry[] = [];
-    for (let i = 0; i < bins.length; i += SCAN_BINS_PER_ROUND) {
+    for (let i = 0; i < bins.length; i += BINS_PER_ROUND) {
       const entriesPerBin = await Promise.all(
-        bins.slice(i, i + SCAN_BINS_PER_ROUND).map((bin) => this.#binEntries(bin)),
+        bins.slice(i, i + BINS_PER_ROUND).map((bin) => this.#binEntries(bin)),
       );
       // Entry by entry, so that a bin with a long list still travels in batches of batchSize.
       for (const entries of entriesPerBin) {
@@ -403,35 +404,48 @@ export class RedisEngine implements StoreEngine {
 
   async #drop(ranges: readonly RingRange[]): Promise<number> {
     const bins = await this.#binsIn(ranges);
-    for (const bin of bins) {
-      const tag = binTag(bin);
-      const [stringKeys, listKeys, liveKeys, liveLists] = await this.#call(() =>
-        Promise.all([
-          this.#pipeline.send<string[]>("smembers", `ka:${tag}`),
-          this.#pipeline.send<string[]>("smembers", `la:${tag}`),
-          this.#pipeline.send<number>("scard", `k:${tag}`),
-          this.#pipeline.send<number>("scard", `lk:${tag}`),
-        ]),
-      );
-      const doomed = [
-        ...stringKeys.map((key) => `s:${tag}${key}`),
-        ...listKeys.flatMap((key) => [`l:${tag}${key}`, `lt:${tag}${key}`]),
-        `k:${tag}`,
-        `ka:${tag}`,
-        `lk:${tag}`,
-        `la:${tag}`,
-      ];
-      await this.#call(() =>
-        this.#redis
-          .multi()
-          .del(...doomed)
-          .zrem("bins", bin)
-          .decrby("n:keys", liveKeys)
-          .decrby("n:lists", liveLists)
-          .exec(),
-      );
+    for (let i = 0; i < bins.length; i += BINS_PER_ROUND) {
+      await this.#dropBins(bins.slice(i, i + BINS_PER_ROUND));
     }
     return bins.length;
+  }
+
+  /** Reads what the bins hold in one pipeline, then deletes it in one transaction. */
+  async #dropBins(bins: readonly string[]): Promise<void> {
+    const held = await this.#call(() =>
+      Promise.all(
+        bins.map((bin) => {
+          const tag = binTag(bin);
+          return Promise.all([
+            this.#pipeline.send<string[]>("smembers", `ka:${tag}`),
+            this.#pipeline.send<string[]>("smembers", `la:${tag}`),
+            this.#pipeline.send<number>("scard", `k:${tag}`),
+            this.#pipeline.send<number>("scard", `lk:${tag}`),
+          ]);
+        }),
+      ),
+    );
+    const doomed: string[] = [];
+    let liveKeys = 0;
+    let liveLists = 0;
+    bins.forEach((bin, i) => {
+      const tag = binTag(bin);
+      const [stringKeys, listKeys, keys, lists] = held[i]!;
+      for (const key of stringKeys) doomed.push(`s:${tag}${key}`);
+      for (const key of listKeys) doomed.push(`l:${tag}${key}`, `lt:${tag}${key}`);
+      doomed.push(`k:${tag}`, `ka:${tag}`, `lk:${tag}`, `la:${tag}`);
+      liveKeys += keys;
+      liveLists += lists;
+    });
+    const transaction = this.#redis.multi();
+    // DELs of bounded size: a bin may hold more keys than one call can spread as arguments.
+    for (let i = 0; i < doomed.length; i += KEYS_PER_DEL)
+      transaction.del(...doomed.slice(i, i + KEYS_PER_DEL));
+    transaction
+      .zrem("bins", ...bins)
+      .decrby("n:keys", liveKeys)
+      .decrby("n:lists", liveLists);
+    await this.#call(() => transaction.exec());
   }
 
   async sweepTombstones(ttlMs: number, limit: number): Promise<TombstoneSweep> {

@@ -13,6 +13,13 @@
 import { TurnBatch } from "@binring/core";
 import type { Redis } from "ioredis";
 
+/**
+ * Keys per MGET: a turn may hold any number of GETs (a Scan of a bin with
+ * 100,000 keys sends them all at once), and ioredis spreads a command's
+ * arguments into a call, which overflows the stack past ~100,000.
+ */
+const KEYS_PER_MGET = 1000;
+
 /** A command as ioredis' `pipeline()` takes it: the method name, then its arguments. */
 export type RedisCommand = [name: string, ...args: (string | number)[]];
 
@@ -41,7 +48,15 @@ export class TurnPipeline {
   }
 
   #exec(queued: QueuedCommand[]): void {
-    const wire = toWire(queued);
+    try {
+      this.#send(toWire(queued));
+    } catch (error) {
+      // Thrown while building the commands (never by Redis): fail this turn's callers, not the process.
+      for (const { reject } of queued) reject(error);
+    }
+  }
+
+  #send(wire: WireCommand[]): void {
     if (wire.length === 1) {
       const [{ command, settle }] = wire as [WireCommand];
       const [name, ...args] = command;
@@ -79,14 +94,18 @@ function toWire(queued: QueuedCommand[]): WireCommand[] {
     },
   });
   if (gets.length < 2) return queued.map(single);
-  const mget: WireCommand = {
-    command: ["mget", ...gets.map(({ command }) => command[1]!)],
-    settle: (error, reply) => {
-      gets.forEach((get, i) => {
-        if (error) get.reject(error);
-        else get.resolve((reply as unknown[])[i] ?? null);
-      });
-    },
-  };
-  return [mget, ...queued.filter(({ command }) => command[0] !== "get").map(single)];
+  const mgets: WireCommand[] = [];
+  for (let i = 0; i < gets.length; i += KEYS_PER_MGET) {
+    const part = gets.slice(i, i + KEYS_PER_MGET);
+    mgets.push({
+      command: ["mget", ...part.map(({ command }) => command[1]!)],
+      settle: (error, reply) => {
+        part.forEach((get, j) => {
+          if (error) get.reject(error);
+          else get.resolve((reply as unknown[])[j] ?? null);
+        });
+      },
+    });
+  }
+  return [...mgets, ...queued.filter(({ command }) => command[0] !== "get").map(single)];
 }

@@ -3,6 +3,7 @@ import { BackendNode, LocalStorage, MemoryEngine, RedisEngine, type StoreEngine 
 import { DEFAULT_LIMITS } from "@binring/core";
 import { afterAll, beforeAll, describe } from "vitest";
 import { RedisServer } from "../support/index.js";
+import { itDropsBinsInRanges } from "./engine-drop.js";
 import {
   itAppliesEntriesIdempotently,
   itTellsCountedAppendsFromSupersededOnes,
@@ -44,6 +45,7 @@ describe("redis engine", () => {
     itTellsWhoDecidedARemovesCount(openEngine);
   });
   describe("tombstones", () => itSweepsOldTombstones(openEngine));
+  describe("drop", () => itDropsBinsInRanges(openEngine));
 });
 
 describe("memory engine idempotency", () => itAppliesEntriesIdempotently(async () => new MemoryEngine()));
@@ -52,3 +54,4 @@ describe("memory engine removes", () => {
   itTellsWhoDecidedARemovesCount(async () => new MemoryEngine());
 });
 describe("memory engine tombstones", () => itSweepsOldTombstones(async () => new MemoryEngine()));
+describe("memory engine drop", () => itDropsBinsInRanges(async () => new MemoryEngine()));

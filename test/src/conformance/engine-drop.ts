@@ -1,0 +1,74 @@
+// Drop deletes exactly the bins whose ring point falls in the ranges, all of
+// what they hold (strings, lists, tombstones), and keeps the store's counts
+// right; a bin with more keys than one call can carry is scanned and dropped whole. Keepers
+// drop released stretches and empty dead backends with it.
+import type { StoreEngine } from "@binring/backend";
+import { type Entry, newWriterId, pointInRange, RING_SIZE, ringPoint, WHOLE_RING } from "@binring/core";
+import { expect, it } from "vitest";
+
+const BIN_COUNT = 300;
+/** More keys than a Redis call's arguments may safely spread to. */
+const BIG_BIN_KEYS = 150_000;
+
+function entry(
+  bin: string,
+  key: string,
+  kind: Entry["kind"],
+  value: string,
+  writer: string,
+  seq: number,
+): Entry {
+  return { bin, key, kind, value, stamp: { clock: 1n, writer, seq } };
+}
+
+export function itDropsBinsInRanges(open: () => Promise<StoreEngine>): void {
+  it("drops exactly the bins in the ranges, with everything they hold", async () => {
+    const engine = await open();
+    const writer = newWriterId();
+    let seq = 0;
+    const bins = Array.from({ length: BIN_COUNT }, (_, i) => `bin-${i}`);
+    await engine.apply(
+      bins.flatMap((bin) => [
+        entry(bin, "k", "set", "v", writer, seq++),
+        entry(bin, "gone", "set", "", writer, seq++),
+        entry(bin, "l", "append", "x", writer, seq++),
+      ]),
+    );
+    // A quarter of the ring: about a quarter of the bins.
+    const range = { start: RING_SIZE / 8, end: (RING_SIZE / 8) * 3 };
+    const inRange = bins.filter((bin) => pointInRange(ringPoint(bin), range.start, range.end));
+    expect(inRange.length).toBeGreaterThan(0);
+    expect(await engine.drop([range])).toBe(inRange.length);
+    for (const bin of bins) {
+      const dropped = inRange.includes(bin);
+      expect(await engine.getString(bin, "k"), bin).toEqual(
+        dropped ? null : expect.objectContaining({ value: "v" }),
+      );
+      expect(await engine.getString(bin, "gone"), bin).toEqual(
+        dropped ? null : expect.objectContaining({ value: "" }),
+      );
+      expect(await engine.getList(bin, "l"), bin).toEqual(dropped ? [] : ["x"]);
+    }
+    const kept = BIN_COUNT - inRange.length;
+    expect(await engine.stats()).toEqual({ bins: kept, keys: kept, lists: kept });
+    expect(await engine.drop(WHOLE_RING)).toBe(kept);
+    expect(await engine.stats()).toEqual({ bins: 0, keys: 0, lists: 0 });
+  });
+
+  it("scans and drops a bin with more keys than one call can carry", async () => {
+    const engine = await open();
+    const writer = newWriterId();
+    for (let i = 0; i < BIG_BIN_KEYS; i += 10_000) {
+      await engine.apply(
+        Array.from({ length: 10_000 }, (_, j) => entry("big", `k${i + j}`, "set", "v", writer, i + j)),
+      );
+    }
+    expect((await engine.stats()).keys).toBe(BIG_BIN_KEYS);
+    let scanned = 0;
+    for await (const batch of engine.scan(WHOLE_RING, 2000)) scanned += batch.length;
+    expect(scanned).toBe(BIG_BIN_KEYS);
+    expect(await engine.drop(WHOLE_RING)).toBe(1);
+    expect(await engine.stats()).toEqual({ bins: 0, keys: 0, lists: 0 });
+    expect(await engine.keys("big", {})).toEqual([]);
+  });
+}
