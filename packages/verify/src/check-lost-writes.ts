@@ -141,7 +141,10 @@ function checkListKey(partition: KeyPartition, violations: ViolationList): numbe
     const removes = removesOf.get(item) ?? [];
     if (present.has(item)) {
       // Every append of it had completed when an acknowledged remove began: it must be gone.
-      const lastAppend = Math.max(...appends.map(latestEffect));
+      const lastAppend = appends.reduce(
+        (last, op) => Math.max(last, latestEffect(op)),
+        Number.NEGATIVE_INFINITY,
+      );
       const remove = removes.find((op) => op.status === "ok" && op.invoke > lastAppend);
       if (remove) {
         violations.add({
