@@ -51,9 +51,8 @@ const STAMP_LENGTH = 40;
 const DEFAULT_READ_CACHE_BYTES = 64 * 1024 * 1024;
 /** Pause before asking a connected Redis for its run_id again after the question failed. */
 const VERIFY_RETRY_MS = 200;
-/** Bins read (Scan) or deleted (Drop) per round of pipelined calls. */
+/** Bins read (Scan) or deleted (Drop, one script call each) per round of pipelined calls. */
 const BINS_PER_ROUND = 64;
-const KEYS_PER_DEL = 1000;
 
 function loadScript(name: string): string {
   return readFileSync(new URL(`../lua/${name}.lua`, import.meta.url), "utf8");
@@ -124,6 +123,7 @@ export class RedisEngine implements StoreEngine {
   readonly #applyEntries: ScriptRunner;
   readonly #raiseClock: ScriptRunner;
   readonly #sweepTombstones: ScriptRunner;
+  readonly #dropBin: ScriptRunner;
   readonly #applies = new TurnBatch<PendingApply>((pending) => this.#applyInChunks(pending));
   readonly #cache: StringCache;
   /** Redis's run_id at the first connection: another one after a reconnect means Redis restarted. */
@@ -160,6 +160,7 @@ export class RedisEngine implements StoreEngine {
     this.#applyEntries = this.#define("applyEntries", "apply-entries", 0);
     this.#raiseClock = this.#define("raiseClock", "raise-clock", 1);
     this.#sweepTombstones = this.#define("sweepTombstones", "sweep-tombstones", 0);
+    this.#dropBin = this.#define("dropBin", "drop-bin", 0);
   }
 
   #define(name: string, file: string, numberOfKeys: number): ScriptRunner {
@@ -405,47 +406,13 @@ export class RedisEngine implements StoreEngine {
   async #drop(ranges: readonly RingRange[]): Promise<number> {
     const bins = await this.#binsIn(ranges);
     for (let i = 0; i < bins.length; i += BINS_PER_ROUND) {
-      await this.#dropBins(bins.slice(i, i + BINS_PER_ROUND));
+      await Promise.all(
+        bins
+          .slice(i, i + BINS_PER_ROUND)
+          .map((bin) => this.#dropBin([], [this.#keyPrefix, bin, binTag(bin)])),
+      );
     }
     return bins.length;
-  }
-
-  /** Reads what the bins hold in one pipeline, then deletes it in one transaction. */
-  async #dropBins(bins: readonly string[]): Promise<void> {
-    const held = await this.#call(() =>
-      Promise.all(
-        bins.map((bin) => {
-          const tag = binTag(bin);
-          return Promise.all([
-            this.#pipeline.send<string[]>("smembers", `ka:${tag}`),
-            this.#pipeline.send<string[]>("smembers", `la:${tag}`),
-            this.#pipeline.send<number>("scard", `k:${tag}`),
-            this.#pipeline.send<number>("scard", `lk:${tag}`),
-          ]);
-        }),
-      ),
-    );
-    const doomed: string[] = [];
-    let liveKeys = 0;
-    let liveLists = 0;
-    bins.forEach((bin, i) => {
-      const tag = binTag(bin);
-      const [stringKeys, listKeys, keys, lists] = held[i]!;
-      for (const key of stringKeys) doomed.push(`s:${tag}${key}`);
-      for (const key of listKeys) doomed.push(`l:${tag}${key}`, `lt:${tag}${key}`);
-      doomed.push(`k:${tag}`, `ka:${tag}`, `lk:${tag}`, `la:${tag}`);
-      liveKeys += keys;
-      liveLists += lists;
-    });
-    const transaction = this.#redis.multi();
-    // DELs of bounded size: a bin may hold more keys than one call can spread as arguments.
-    for (let i = 0; i < doomed.length; i += KEYS_PER_DEL)
-      transaction.del(...doomed.slice(i, i + KEYS_PER_DEL));
-    transaction
-      .zrem("bins", ...bins)
-      .decrby("n:keys", liveKeys)
-      .decrby("n:lists", liveLists);
-    await this.#call(() => transaction.exec());
   }
 
   async sweepTombstones(ttlMs: number, limit: number): Promise<TombstoneSweep> {

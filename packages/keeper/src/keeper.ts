@@ -697,12 +697,14 @@ export class Keeper {
 
   /**
    * Empties the store of a backend declared dead that answers again, before it
-   * is filled: it stays dead in the view meanwhile, so no writer uses it. The
-   * fill copies every entry of its stretches anyway; what it held from before
-   * is at best redundant and at worst older than tombstones swept since. The
-   * backend refuses if it is ready or no longer `incarnation` (this keeper
-   * acted on an old answer), and reports the incarnation the empty ended in:
-   * the one the fill may make ready.
+   * is filled (it stays dead in the view meanwhile, so no writer uses it), and
+   * again if it restarts during that fill (it is filling then, so writers use
+   * it, as they would after any restart: the fill that follows copies their
+   * entries back). The fill copies every entry of its stretches anyway; what
+   * it held from before is at best redundant and at worst older than
+   * tombstones swept since. The backend refuses if it is ready or no longer
+   * `incarnation` (this keeper acted on an old answer), and reports the
+   * incarnation the empty ended in: the one the fill may make ready.
    */
   async #empty(health: BackendHealth, incarnation: string): Promise<void> {
     if (this.#emptying.has(health.address)) return;
@@ -712,12 +714,12 @@ export class Keeper {
       health.wipedIncarnation = emptied.incarnation;
       this.#logger.info(
         { backend: health.address, incarnation: emptied.incarnation, bins: emptied.bins },
-        "emptied a backend declared dead; it is filled next",
+        "emptied a backend (declared dead since it was last ready); it is filled next",
       );
     } catch (error) {
       this.#logger.warn(
         { backend: health.address, err: (error as Error).message },
-        "could not empty a backend declared dead; trying again at its next answer",
+        "could not empty a backend (declared dead since it was last ready); trying again at its next answer",
       );
     } finally {
       this.#emptying.delete(health.address);
@@ -860,12 +862,11 @@ export class Keeper {
     }
     if (job.kind === "fill" && health.state !== "filling") {
       // Filled already (by this keeper before it died, say): only the released copies may be left.
-      if (health.state === "ready" && !(await this.#dropReleased(job.wasLive))) return "retry";
+      const filled = health.state === "ready" || health.state === "suspect";
+      if (filled && !(await this.#dropReleased(job.wasLive))) return "retry";
       await this.#finish(job, progress, performance.now());
       return "done";
     }
-    // Its store is to be emptied first (#probe does it): copies made now would go with it.
-    if (job.kind === "fill" && health.last !== undefined && health.mustBeEmptied(health.last)) return "retry";
     const startedAt = performance.now();
     if (!(await this.#fence())) return "retry";
     // Seen before the first copy. If the backend loses entries from here on, it is another
@@ -873,6 +874,8 @@ export class Keeper {
     // (paused, say, and back with the same incarnation), writes were acknowledged without it, in
     // bins this fill may have copied already: the fill does not count either.
     const filling = health.last?.incarnation;
+    // That incarnation's store is to be emptied first (#probe does it): copies made now would go with it.
+    if (job.kind === "fill" && health.last !== undefined && health.mustBeEmptied(health.last)) return "retry";
     const deaths = health.deaths;
     const isLive = this.#liveSet();
     const tasks = planCopies(
