@@ -1,14 +1,28 @@
 // A backend that dies and comes back with its old Redis (stale data) never
 // brings back a key deleted or a list element removed while it was away, even
 // once the other backends have swept those tombstones: its keeper empties it
-// before filling it.
+// before filling it, and again if it restarts during that fill on an older store.
 import { type Bin, BinClient, StorageClient } from "@binring/client";
 import { HashRing } from "@binring/core";
 import { Redis } from "ioredis";
 import { afterEach, expect, it } from "vitest";
-import { LocalCluster, waitFor, waitForSettled } from "../support/index.js";
+import { FAST_KEEPER_ARGS, keeperStatus, LocalCluster, waitFor, waitForSettled } from "../support/index.js";
 
 let cluster: LocalCluster | undefined;
+
+/** Waits until no backend but `away` keeps a tombstone (every other one holds the bins here). */
+async function waitForSweep(running: LocalCluster, away: string): Promise<void> {
+  const others = running.members.filter((member) => member.address !== away);
+  const redises = others.map((member) => new Redis(member.redis.url));
+  try {
+    await waitFor("the live backends to sweep their tombstones", async () => {
+      const counts = await Promise.all(redises.map((redis) => redis.zcard("gc")));
+      return counts.every((count) => count === 0);
+    });
+  } finally {
+    for (const redis of redises) redis.disconnect();
+  }
+}
 
 /** Writes, kills the bin's primary, and deletes a key, removes a list value and overwrites a key while it is dead. */
 async function deleteWhileAway(
@@ -69,17 +83,7 @@ it("a stale backend does not resurrect deletions whose tombstones were swept whi
   const bin = client.bin("swept");
   const primary = new HashRing(cluster.addresses.map((id) => ({ id }))).replicasFor("swept")[0]!;
   await deleteWhileAway(cluster, http, bin, primary);
-  // Every other backend holds the bin now; wait until none of them keeps a tombstone.
-  const others = cluster.members.filter((member) => member.address !== primary);
-  const redises = others.map((member) => new Redis(member.redis.url));
-  try {
-    await waitFor("the live backends to sweep their tombstones", async () => {
-      const counts = await Promise.all(redises.map((redis) => redis.zcard("gc")));
-      return counts.every((count) => count === 0);
-    });
-  } finally {
-    for (const redis of redises) redis.disconnect();
-  }
+  await waitForSweep(cluster, primary);
 
   await cluster.restart(primary, { redis: "old" });
   await waitForSettled(http, { [primary]: "ready" });
@@ -95,3 +99,61 @@ it("a stale backend does not resurrect deletions whose tombstones were swept whi
     await Promise.all([direct.close(), client.close()]);
   }
 }, 60_000);
+
+it("a backend that restarts on a store older than its empty, during the fill after its death, is emptied again", async () => {
+  // Three backends: every bin is on each, so the fill copies all of them, one entry per message: it lasts.
+  cluster = await LocalCluster.start({
+    backends: 3,
+    keepers: 1,
+    keeperArgs: [...FAST_KEEPER_ARGS, "--copy-batch", "1"],
+    backendArgs: ["--tombstone-ttl", "1s"],
+  });
+  const http = cluster.keeperHttp[0]!;
+  await waitForSettled(http, Object.fromEntries(cluster.addresses.map((a) => [a, "ready"])));
+  const client = new BinClient({ backends: cluster.addresses, keepers: cluster.keepers, viewRefreshMs: 200 });
+  const bin = client.bin("swept");
+  await bin.set("deleted", "old value");
+  const fillers = Array.from({ length: 2000 }, (_, i) => client.bin(`filler-${i}`));
+  await Promise.all(fillers.map((filler) => filler.set("k", "v")));
+  const victim = cluster.members[0]!;
+  // A backup of its Redis as it is now, holding the value about to be deleted.
+  const victimRedis = new Redis(victim.redis.url);
+  const keys = await victimRedis.keys("*");
+  const backup = await Promise.all(keys.map((key) => victimRedis.dumpBuffer(key)));
+  try {
+    await cluster.kill(victim.address);
+    await waitForSettled(http, { [victim.address]: "dead" });
+    await bin.set("deleted", "");
+    await waitForSweep(cluster, victim.address);
+    await cluster.restart(victim.address, { redis: "old" });
+    await waitFor(
+      "the keeper to be part way through filling the emptied backend",
+      async () => {
+        const fill = (await keeperStatus(http)).repairs.find(
+          (r) => r.kind === "fill" && r.state === "running",
+        );
+        return (fill?.entriesCopied ?? 0) > 0;
+      },
+      { timeoutMs: 20_000, intervalMs: 20 },
+    );
+    // Frozen mid-fill while the backend restarts on the backup, from before its death and its empty.
+    const keeper = cluster.keeperProcesses[0]!;
+    keeper.signal("SIGSTOP");
+    await cluster.kill(victim.address);
+    await victimRedis.flushall();
+    await Promise.all(keys.map((key, i) => victimRedis.restore(key, 0, backup[i]!)));
+    await cluster.restart(victim.address, { redis: "old" });
+    keeper.signal("SIGCONT");
+    await waitForSettled(http, { [victim.address]: "ready" }, 60_000);
+    const direct = new StorageClient(victim.address, { bin: "swept" });
+    try {
+      expect(await direct.get("deleted")).toBeNull();
+    } finally {
+      await direct.close();
+    }
+    expect(await bin.get("deleted")).toBeNull();
+  } finally {
+    victimRedis.disconnect();
+    await client.close();
+  }
+}, 120_000);
