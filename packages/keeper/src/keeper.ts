@@ -861,7 +861,7 @@ export class Keeper {
       if (log.done.has(job.id)) return "done";
     }
     if (job.kind === "fill" && health.state !== "filling") {
-      // Filled already (by this keeper before it died, say): only the released copies may be left.
+      // Filled already (by an earlier attempt, or by a keeper that died since): only releases may be left.
       const filled = health.state === "ready" || health.state === "suspect";
       if (filled && !(await this.#dropReleased(job.wasLive))) return "retry";
       await this.#finish(job, progress, performance.now());
