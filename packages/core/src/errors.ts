@@ -5,6 +5,7 @@
 export const StatusCode = {
   INVALID_ARGUMENT: 3,
   DEADLINE_EXCEEDED: 4,
+  RESOURCE_EXHAUSTED: 8,
   FAILED_PRECONDITION: 9,
   OUT_OF_RANGE: 11,
   INTERNAL: 13,
@@ -41,6 +42,17 @@ export class UnavailableError extends BinringError {
 export class TimeoutError extends BinringError {
   constructor(message: string) {
     super(message, StatusCode.DEADLINE_EXCEEDED);
+  }
+}
+
+/**
+ * Thrown when a call would take more than there is: the store is busy (a
+ * script runs) or out of memory, or a list would pass its size limit. The
+ * store did nothing for the refused entry; retry later, or free space first.
+ */
+export class ResourceExhaustedError extends BinringError {
+  constructor(message: string) {
+    super(message, StatusCode.RESOURCE_EXHAUSTED);
   }
 }
 
@@ -88,6 +100,8 @@ export function errorFromStatus(code: number, message: string): BinringError {
       return new InvalidArgumentError(message);
     case StatusCode.DEADLINE_EXCEEDED:
       return new TimeoutError(message);
+    case StatusCode.RESOURCE_EXHAUSTED:
+      return new ResourceExhaustedError(message);
     case StatusCode.OUT_OF_RANGE:
       return new OutOfRangeError(message);
     case StatusCode.FAILED_PRECONDITION: {

@@ -10,6 +10,7 @@ export {
   InvalidArgumentError,
   NotReadyError,
   OutOfRangeError,
+  ResourceExhaustedError,
   StaleEpochError,
   StatusCode,
   type StatusCodeValue,
