@@ -31,12 +31,33 @@ local function register(tag, point, bin, all_keys, key)
   end
 end
 
--- The entry with the greatest stamp holds the value; an overwritten key stays one string.
+-- Whether a's bytes sort after b's (memcmp order, as Redis sorts ZSET
+-- members). Not Lua's <: Redis sets the locale's collation, which need not be
+-- byte order. Chunks skip the common prefix without a byte loop.
+local function bytes_after(a, b)
+  local length = math.min(#a, #b)
+  for from = 1, length, 4096 do
+    local to = math.min(from + 4095, length)
+    if string.sub(a, from, to) ~= string.sub(b, from, to) then
+      for i = from, to do
+        local x, y = string.byte(a, i), string.byte(b, i)
+        if x ~= y then return x > y end
+      end
+    end
+  end
+  return #a > #b
+end
+
+-- The entry with the greatest stamp holds the value; an overwritten key stays
+-- one string. Two different entries with one stamp (a caller chose it): the
+-- greater value wins whichever arrives first, so every replica keeps the same.
 local function apply_set(tag, key, stamp, value, point, bin)
   local entry_key = prefix .. 's:' .. tag .. key
   local current = redis.call('GET', entry_key)
-  if current and string.sub(current, 1, 40) >= stamp then
-    return 0
+  if current then
+    local current_stamp = string.sub(current, 1, 40)
+    if current_stamp > stamp then return 0 end
+    if current_stamp == stamp and not bytes_after(value, string.sub(current, 41)) then return 0 end
   end
   redis.call('SET', entry_key, stamp .. value)
   if value == '' then

@@ -13,6 +13,7 @@ import {
   ringPoint,
 } from "@binring/core";
 import {
+  compareValueBytes,
   REMOVE_RESULT_TTL_SECONDS,
   type StoredString,
   type StoreEngine,
@@ -21,7 +22,7 @@ import {
 } from "./store-engine.js";
 
 interface StoredList {
-  /** live appends as [encoded stamp, value], kept sorted by stamp */
+  /** live appends as [encoded stamp, value], kept sorted by stamp, then value bytes (Redis's member order) */
   appends: [string, string][];
   /** value -> encoded stamp of its latest remove */
   tombstones: Map<string, string>;
@@ -65,7 +66,7 @@ export class MemoryEngine implements StoreEngine {
     const bin = this.#binFor(entry.bin);
     if (entry.kind === "set") {
       const current = bin.strings.get(entry.key);
-      if (current === undefined || current.slice(0, STAMP_LENGTH) < stamp) {
+      if (current === undefined || outranks(stamp, entry.value, current)) {
         bin.strings.set(entry.key, stamp + entry.value);
         if (entry.value === "") this.#noteTombstone({ storedAt: Date.now(), bin: entry.bin, key: entry.key });
       }
@@ -82,8 +83,9 @@ export class MemoryEngine implements StoreEngine {
       if (tombstone !== undefined && tombstone > stamp) {
         return { removed: 0, superseded: !this.#wasRemovedHere(stamp), countDecided: false };
       }
-      const at = insertionPoint(list.appends, stamp);
-      if (list.appends[at]?.[0] !== stamp) list.appends.splice(at, 0, [stamp, entry.value]);
+      const at = insertionPoint(list.appends, stamp, entry.value);
+      const there = list.appends[at];
+      if (there?.[0] !== stamp || there[1] !== entry.value) list.appends.splice(at, 0, [stamp, entry.value]);
       return { removed: 0, superseded: false, countDecided: false };
     }
     if (tombstone !== undefined && tombstone >= stamp) return this.#rememberedRemoval(stamp);
@@ -256,13 +258,26 @@ export class MemoryEngine implements StoreEngine {
   async close(): Promise<void> {}
 }
 
-/** Index of the first append whose stamp is not below stamp (binary search). */
-function insertionPoint(appends: readonly [string, string][], stamp: string): number {
+/**
+ * Whether a set entry (stamp, value) beats the stored one (stamp .. value):
+ * a greater stamp, or the same stamp and greater value bytes. Two different
+ * entries may carry one stamp (a caller chose it); every store keeps the same.
+ */
+function outranks(stamp: string, value: string, stored: string): boolean {
+  const storedStamp = stored.slice(0, STAMP_LENGTH);
+  if (storedStamp !== stamp) return storedStamp < stamp;
+  return compareValueBytes(value, stored.slice(STAMP_LENGTH)) > 0;
+}
+
+/** Index of the first append not below (stamp, value) in stamp, then value byte order (binary search). */
+function insertionPoint(appends: readonly [string, string][], stamp: string, value: string): number {
   let low = 0;
   let high = appends.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (appends[middle]![0] < stamp) low = middle + 1;
+    const [middleStamp, middleValue] = appends[middle]!;
+    const below = middleStamp < stamp || (middleStamp === stamp && compareValueBytes(middleValue, value) < 0);
+    if (below) low = middle + 1;
     else high = middle;
   }
   return low;

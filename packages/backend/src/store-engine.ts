@@ -66,3 +66,15 @@ export interface StoreEngine {
 
 /** How long a remove's count is kept for retries of the same entry. */
 export const REMOVE_RESULT_TTL_SECONDS = 120;
+
+/**
+ * The order of two values in UTF-8 bytes (what Redis compares, memcmp), not
+ * UTF-16 code units (what JavaScript's < compares; they disagree past U+FFFF).
+ * A string key's value is its set entry with the greatest (stamp, value): a
+ * caller may send two different entries with one stamp, and every store and
+ * cache must keep the same one whichever arrives first.
+ */
+export function compareValueBytes(a: string, b: string): number {
+  if (a === b) return 0;
+  return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
+}

@@ -6,9 +6,9 @@
 //
 // The cache stays exact because a backend is the only writer of its Redis
 // keyspace, and a string key's value is a max-register: the entry with the
-// greatest stamp. Every observation of the store (a read's reply, an applied
-// entry) is merged by keeping the greater stamp, so observations may arrive in
-// any order. What cannot be merged is an observation of a store that has
+// greatest stamp, then value (two different entries may carry one stamp).
+// Every observation of the store (a read's reply, an applied entry) is merged
+// by keeping the greater entry, so observations may arrive in any order. What cannot be merged is an observation of a store that has
 // since changed behind the cache's back (an apply whose outcome is unknown, a
 // Drop, a Redis restart, a swept tombstone): then the cache is cleared (for a
 // swept tombstone, that key is forgotten), and each observation
@@ -19,7 +19,7 @@
 // still cached, never recreate a missing one: it may be older than what was
 // evicted.
 import { compareStamps } from "@binring/core";
-import type { StoredString } from "./store-engine.js";
+import { compareValueBytes, type StoredString } from "./store-engine.js";
 
 /** Rough bytes a cached entry costs beyond its key and value (Map slot, objects, stamp). */
 const ENTRY_OVERHEAD_BYTES = 120;
@@ -34,10 +34,16 @@ function sizeOf(key: string, stored: StoredString | null): number {
   return ENTRY_OVERHEAD_BYTES + key.length + (stored?.value.length ?? 0);
 }
 
-/** Whether `next` must replace `current`: it is a newer entry, or any entry where none was. */
+/**
+ * Whether `next` must replace `current`: it is a newer entry, or any entry
+ * where none was. Entries are ordered by stamp, then by value bytes, as the
+ * store orders them (two different entries may carry one stamp).
+ */
 function isNewer(next: StoredString | null, current: StoredString | null): boolean {
   if (next === null) return false;
-  return current === null || compareStamps(next.stamp, current.stamp) > 0;
+  if (current === null) return true;
+  const byStamp = compareStamps(next.stamp, current.stamp);
+  return byStamp > 0 || (byStamp === 0 && compareValueBytes(next.value, current.value) > 0);
 }
 
 export class StringCache {

@@ -4,6 +4,7 @@ import { DEFAULT_LIMITS } from "@binring/core";
 import { afterAll, beforeAll, describe } from "vitest";
 import { RedisServer } from "../support/index.js";
 import { itDropsBinsInRanges } from "./engine-drop.js";
+import { itOrdersEntriesWithOneStamp } from "./engine-equal-stamps.js";
 import {
   itAppliesEntriesIdempotently,
   itTellsCountedAppendsFromSupersededOnes,
@@ -46,6 +47,7 @@ describe("redis engine", () => {
   });
   describe("tombstones", () => itSweepsOldTombstones(openEngine));
   describe("drop", () => itDropsBinsInRanges(openEngine));
+  describe("equal stamps", () => itOrdersEntriesWithOneStamp(openEngine));
 });
 
 describe("memory engine idempotency", () => itAppliesEntriesIdempotently(async () => new MemoryEngine()));
@@ -55,3 +57,4 @@ describe("memory engine removes", () => {
 });
 describe("memory engine tombstones", () => itSweepsOldTombstones(async () => new MemoryEngine()));
 describe("memory engine drop", () => itDropsBinsInRanges(async () => new MemoryEngine()));
+describe("memory engine equal stamps", () => itOrdersEntriesWithOneStamp(async () => new MemoryEngine()));
