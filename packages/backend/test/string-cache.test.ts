@@ -26,6 +26,19 @@ describe("StringCache", () => {
     expect(cache.get("k")).toEqual(entry(7, "newer"));
   });
 
+  it("of two entries with one stamp keeps the greater value in UTF-8 bytes, as the store does", () => {
+    // UTF-16 code units order these the other way round.
+    const [lower, greater] = [entry(5, "\uFF61"), entry(5, "\u{1F600}")];
+    for (const order of [
+      [lower, greater],
+      [greater, lower],
+    ]) {
+      const cache = new StringCache(1 << 20);
+      for (const observed of order) cache.observe("k", observed, cache.epoch);
+      expect(cache.get("k")).toEqual(greater);
+    }
+  });
+
   it("remembers that the store holds no entry, until one is observed", () => {
     const cache = new StringCache(1 << 20);
     expect(cache.get("k")).toBeUndefined();
