@@ -5,7 +5,9 @@ import { randomUUID } from "node:crypto";
 import {
   type ApplyOutcome,
   BinringError,
+  checkBinName,
   checkClock,
+  checkEpoch,
   checkStamp,
   checkString,
   checkWriterId,
@@ -147,11 +149,16 @@ export class BackendNode {
     return this.#ready;
   }
 
+  /**
+   * A data call's epoch is compared, never adopted: only keepers move a
+   * backend's epoch (heartbeat), so no caller can fence out every view by
+   * naming a huge one (core/value-bounds.ts).
+   */
   #admit(target: CallTarget, isRead: boolean): void {
-    checkString("bin", target.bin, this.#limits.maxKeyBytes);
-    if (target.epoch !== 0n) {
-      if (target.epoch < this.#epoch) throw new StaleEpochError(target.epoch, this.#epoch);
-      this.#epoch = target.epoch;
+    checkBinName("bin", target.bin, this.#limits.maxKeyBytes);
+    checkEpoch("target.epoch", target.epoch);
+    if (target.epoch !== 0n && target.epoch < this.#epoch) {
+      throw new StaleEpochError(target.epoch, this.#epoch);
     }
     if (isRead && target.requireReady && !this.ready) {
       throw new NotReadyError(
@@ -187,11 +194,13 @@ export class BackendNode {
     let stamp: Stamp;
     if (request.stamp) {
       stamp = checkStamp("stamp", request.stamp);
+      await this.clock.checkJump("stamp.clock", stamp.clock);
       await this.clock.observe(stamp.clock);
     } else {
       const writer = request.writer ? checkWriterId("writer", request.writer) : this.#writer;
       const seq = request.writer ? (request.seq ?? 0) : this.#seq++ >>> 0;
-      stamp = checkStamp("stamp", { clock: await this.clock.tick(request.atLeast ?? 0n), writer, seq });
+      const atLeast = await this.clock.checkJump("atLeast", request.atLeast ?? 0n);
+      stamp = checkStamp("stamp", { clock: await this.clock.tick(atLeast), writer, seq });
     }
     const entry: Entry = {
       bin: target.bin,
@@ -227,6 +236,7 @@ export class BackendNode {
   /** A clock call: with requireReady it is refused, like a read, unless this backend is ready. */
   async tick(target: CallTarget, atLeast: bigint): Promise<bigint> {
     this.#admit(target, true);
+    await this.clock.checkJump("atLeast", atLeast);
     return this.#storing(() => this.clock.tick(atLeast));
   }
 
@@ -237,7 +247,7 @@ export class BackendNode {
    */
   async raiseClock(target: CallTarget, atLeast: bigint): Promise<bigint> {
     this.#admit(target, true);
-    checkClock("atLeast", atLeast);
+    await this.clock.checkJump("atLeast", atLeast);
     if (atLeast > 0n) await this.#storing(() => this.clock.observe(atLeast - 1n));
     return this.clock.peek();
   }
@@ -253,6 +263,7 @@ export class BackendNode {
       checkStamp(`${field}.stamp`, entry.stamp);
       if (entry.stamp.clock > highest) highest = entry.stamp.clock;
     });
+    checkEpoch("epoch", epoch);
     this.#admit({ bin: "", epoch, requireReady: false }, false);
     return this.#storing(async () => {
       await this.clock.observe(highest);
@@ -344,6 +355,8 @@ export class BackendNode {
    * declared this backend dead and acknowledged writes without it.
    */
   async heartbeat(command: HeartbeatCommand): Promise<BackendState> {
+    checkEpoch("epoch", command.epoch);
+    checkClock("clockFloor", command.clockFloor);
     if (command.epoch > this.#epoch) this.#epoch = command.epoch;
     const forMe =
       !this.#emptying && (command.incarnation === undefined || command.incarnation === this.incarnation);

@@ -1,7 +1,9 @@
 // The backend's Lamport clock. It lives in memory for speed; the store keeps a
 // reservation above every value handed out, so after a restart the clock
-// resumes at the reservation and never repeats or goes backwards.
-import { checkClock, MAX_CLOCK, OutOfRangeError } from "@binring/core";
+// resumes at the reservation and never repeats or goes backwards. It never
+// reaches CLOCK_CEILING (core/value-bounds.ts): a clock that cannot tick would
+// let a later write tie with an earlier one.
+import { CLOCK_CEILING, checkClock, checkClockJump, OutOfRangeError } from "@binring/core";
 import type { StoreEngine } from "./store-engine.js";
 
 /** How far ahead of the clock a reservation goes: one store write per this many ticks. */
@@ -32,21 +34,30 @@ export class PersistentClock {
     return this.#loading;
   }
 
+  /**
+   * Checks a clock value a caller asks for (atLeast, or the clock of a stamp
+   * it chose) against this clock: at most MAX_CLOCK_JUMP above it.
+   */
+  async checkJump(field: string, requested: bigint): Promise<bigint> {
+    await this.load();
+    return checkClockJump(field, requested, this.#next);
+  }
+
   /** Raises the clock to atLeast if below, returns it, and increments it. */
   async tick(atLeast = 0n): Promise<bigint> {
     checkClock("atLeast", atLeast);
     await this.load();
     const value = this.#next > atLeast ? this.#next : atLeast;
-    if (value >= MAX_CLOCK) throw new OutOfRangeError(`clock ${value} cannot be incremented past 2^64-1`);
-    this.#next = value + 1n;
+    this.#next = exhaustedAt(value) + 1n;
     await this.#cover(this.#next);
     return value;
   }
 
   /** Makes the clock larger than `clock` (an entry's stamp, or a keeper's floor). */
   async observe(clock: bigint): Promise<void> {
+    checkClock("clock", clock);
     await this.load();
-    if (this.#next <= clock) this.#next = clock < MAX_CLOCK ? clock + 1n : MAX_CLOCK;
+    if (this.#next <= clock) this.#next = exhaustedAt(clock) + 1n;
     await this.#cover(this.#next);
   }
 
@@ -70,7 +81,7 @@ export class PersistentClock {
   async #cover(upTo: bigint): Promise<void> {
     while (this.#reserved < upTo) {
       if (!this.#raising) {
-        const target = upTo + RESERVATION_STEP > MAX_CLOCK ? MAX_CLOCK : upTo + RESERVATION_STEP;
+        const target = upTo + RESERVATION_STEP > CLOCK_CEILING ? CLOCK_CEILING : upTo + RESERVATION_STEP;
         this.#raising = this.engine
           .raiseClockReservation(target)
           .then((stored) => {
@@ -83,4 +94,12 @@ export class PersistentClock {
       await this.#raising;
     }
   }
+}
+
+/** Returns value unless the clock could not move past it while staying below the ceiling. */
+function exhaustedAt(value: bigint): bigint {
+  if (value + 1n >= CLOCK_CEILING) {
+    throw new OutOfRangeError(`clock ${value} cannot move past it: the clock ceiling is 2^62`);
+  }
+  return value;
 }

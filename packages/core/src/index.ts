@@ -20,6 +20,7 @@ export {
 export { freePort } from "./free-port.js";
 export { ringPoint } from "./hash.js";
 export { checkString, DEFAULT_LIMITS, type Limits, parseLimits } from "./limits.js";
+export { checkBinName, RESERVED_BIN_PREFIX } from "./reserved-bins.js";
 export {
   DEFAULT_VIRTUAL_NODES,
   HashRing,
@@ -29,19 +30,25 @@ export {
 } from "./ring.js";
 export { pointInRange, RING_SIZE, type RingRange, WHOLE_RING } from "./ring-range.js";
 export {
-  checkClock,
   checkStamp,
   checkWriterId,
   compareStamps,
   decodeStamp,
   ENCODED_STAMP_LENGTH,
   encodeStamp,
-  MAX_CLOCK,
   newWriterId,
   type Stamp,
 } from "./stamp.js";
 export { type KeyPattern, matchesPattern, type Storage } from "./storage.js";
 export { TurnBatch } from "./turn-batch.js";
+export {
+  CLOCK_CEILING,
+  checkClock,
+  checkClockJump,
+  checkEpoch,
+  EPOCH_CEILING,
+  MAX_CLOCK_JUMP,
+} from "./value-bounds.js";
 export {
   bigintToWire,
   entryFromWire,

@@ -1,7 +1,8 @@
 // Stamps order log entries. A stamp is (clock, writer, seq), compared in that
 // order; writer ids are unique per writer instance and seq per writer, so two
 // distinct entries never share a stamp (HAZARDS.md 2).
-import { InvalidArgumentError, OutOfRangeError } from "./errors.js";
+import { InvalidArgumentError } from "./errors.js";
+import { checkClock } from "./value-bounds.js";
 
 export interface Stamp {
   clock: bigint;
@@ -11,7 +12,6 @@ export interface Stamp {
   seq: number;
 }
 
-export const MAX_CLOCK = 2n ** 64n - 1n;
 export const WRITER_ID_LENGTH = 16;
 const WRITER_ID = /^[0-9a-f]{16}$/;
 const MAX_SEQ = 2 ** 32 - 1;
@@ -33,13 +33,6 @@ export function checkWriterId(field: string, writer: string): string {
     );
   }
   return writer;
-}
-
-export function checkClock(field: string, clock: bigint): bigint {
-  if (clock < 0n || clock > MAX_CLOCK) {
-    throw new OutOfRangeError(`${field} ${clock} is outside 0 .. 2^64-1`);
-  }
-  return clock;
 }
 
 export function checkStamp(field: string, stamp: Stamp): Stamp {

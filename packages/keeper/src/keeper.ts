@@ -23,6 +23,7 @@ import { BackendChannel } from "@binring/client";
 import {
   type BackendState,
   bigintToWire,
+  CLOCK_CEILING,
   HashRing,
   type HeartbeatReply__Output,
   type HeartbeatRequest,
@@ -197,7 +198,7 @@ export class Keeper {
       this.#channels.set(address, new BackendChannel(address, { callTimeoutMs: this.timing.probeTimeoutMs }));
     }
     for (const peer of this.peers.addresses) this.#peerChannels.set(peer, new PeerChannel(peer));
-    this.#log = new IntentLog((address) => this.#channels.get(address)!, 2000);
+    this.#log = new IntentLog((address) => this.#channels.get(address)!, 2000, this.#logger);
   }
 
   start(): void {
@@ -376,7 +377,9 @@ export class Keeper {
       incarnation: beat.incarnation,
       slice: new Set(beat.slice),
       working: new Set(beat.working),
-      maxClock: wireToBigint(beat.maxClock),
+      // A clock at or past the ceiling is no backend's (core/value-bounds.ts): passing it on as a
+      // floor would fail every heartbeat.
+      maxClock: belowCeiling(wireToBigint(beat.maxClock)),
       grantAges: new Map(beat.grants.map((grant) => [grant.backend, Number(grant.ageMs)])),
       withheld: new Set(beat.withheld),
     };
@@ -1136,4 +1139,8 @@ function without(set: ReadonlySet<string>, item: string): Set<string> {
   const copy = new Set(set);
   copy.delete(item);
   return copy;
+}
+
+function belowCeiling(clock: bigint): bigint {
+  return clock < CLOCK_CEILING ? clock : 0n;
 }

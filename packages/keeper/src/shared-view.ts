@@ -18,6 +18,7 @@
 // then on every epoch any keeper mints includes it, and every epoch minted
 // before is smaller, so an epoch at or above the fence always knows the change.
 import { randomInt } from "node:crypto";
+import { EPOCH_CEILING } from "@binring/core";
 import type { HealthState } from "./backend-health.js";
 
 export interface PublishedState {
@@ -32,6 +33,10 @@ export interface PublishedState {
 
 const COUNTER_SHIFT = 24n;
 const NONCE_BITS = 20;
+
+export function isValidEpoch(epoch: bigint): boolean {
+  return epoch >= 0n && epoch < EPOCH_CEILING;
+}
 
 export function epochCounter(epoch: bigint): bigint {
   return epoch >> COUNTER_SHIFT;
@@ -85,8 +90,13 @@ export class SharedView {
     return this.#backends.size === 0;
   }
 
-  /** An epoch seen elsewhere (a backend's report): mints from now on go above it. */
+  /**
+   * An epoch seen elsewhere (a backend's report): mints from now on go above
+   * it. One at or past the ceiling is no keeper's (core/value-bounds.ts): it is
+   * ignored, so nothing can drive minting to wrap.
+   */
   observe(epoch: bigint): void {
+    if (!isValidEpoch(epoch)) return;
     const counter = epochCounter(epoch);
     if (counter > this.#counterSeen) this.#counterSeen = counter;
   }
@@ -105,6 +115,7 @@ export class SharedView {
 
   /** Merges a peer's view; returns what became of ours. */
   merge(epoch: bigint, backends: ReadonlyMap<string, PublishedState>): "unchanged" | "adopted" | "minted" {
+    if (!isValidEpoch(epoch)) return "unchanged";
     this.observe(epoch);
     const merged = new Map(this.#backends);
     for (const [address, theirs] of backends) {
