@@ -4,7 +4,7 @@
 import { readFile } from "node:fs/promises";
 import {
   type ClusterConfig,
-  checkString,
+  checkBinName,
   DEFAULT_LIMITS,
   HashRing,
   InvalidArgumentError,
@@ -127,7 +127,7 @@ export class BinClient {
    */
   bin(name: string): Bin {
     if (this.#closed) throw new InvalidArgumentError("BinClient is closed");
-    checkString("bin name", name, DEFAULT_LIMITS.maxKeyBytes);
+    checkBinName("bin name", name, DEFAULT_LIMITS.maxKeyBytes);
     return new Bin(this, name, ringPoint(name));
   }
 

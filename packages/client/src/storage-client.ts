@@ -3,7 +3,9 @@
 // when the backend returns.
 import {
   bigintToWire,
+  checkBinName,
   checkClock,
+  DEFAULT_LIMITS,
   type KeyPattern,
   newWriterId,
   type SetRequest,
@@ -29,7 +31,11 @@ export class StorageClient implements Storage {
     options: StorageClientOptions = {},
   ) {
     this.channel = new BackendChannel(address, options);
-    this.#target = { bin: options.bin ?? "", epoch: "0", requireReady: false };
+    this.#target = {
+      bin: checkBinName("bin", options.bin ?? "", DEFAULT_LIMITS.maxKeyBytes),
+      epoch: "0",
+      requireReady: false,
+    };
   }
 
   #write(key: string, value: string): SetRequest {

@@ -6,14 +6,23 @@
 //
 // The log is a reserved bin on the backends themselves, placed and repaired
 // like any other bin: two lists of write-once elements ("intents" holds JSON
-// intents, "done" their ids), appended with Apply. Lists of unique elements
-// make the log a grow-only set, so a read is the union over every backend that
-// answers, whatever copies of the bin exist — stale, partial or moved.
+// intents, "done" their ids), appended with Apply and read with Scan — data
+// calls refuse reserved bins (core/reserved-bins.ts), so no application can
+// write into the log. Lists of unique elements make the log a grow-only set,
+// so a read is the union over every backend that answers, whatever copies of
+// the bin exist — stale, partial or moved. Each element is validated on its
+// own: a bad one is skipped and logged, and hides nothing else.
 import type { BackendChannel } from "@binring/client";
-import { type Entry, newWriterId } from "@binring/core";
+import { type Entry, newWriterId, RESERVED_BIN_PREFIX, RING_SIZE, ringPoint } from "@binring/core";
+import { type Logger, pino } from "pino";
 
-/** The reserved bin: a NUL-prefixed name no application is expected to use. */
-export const KEEPER_LOG_BIN = "\u0000binring/keeper-log";
+export const KEEPER_LOG_BIN = `${RESERVED_BIN_PREFIX}keeper-log`;
+
+/** The log bin's point alone: a Scan of it returns the log's entries (and those of any bin sharing the point). */
+const LOG_RANGE = { start: ringPoint(KEEPER_LOG_BIN), end: (ringPoint(KEEPER_LOG_BIN) + 1) % RING_SIZE };
+
+/** Entries per Scan message of the log. */
+const LOG_SCAN_BATCH = 500;
 
 export interface Intent {
   /** Unique per piece of work. */
@@ -34,6 +43,25 @@ export interface LogContents {
   done: Set<string>;
 }
 
+/** The intent an element holds, or a reason it holds none. */
+export function parseIntent(text: string): Intent | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return "not JSON";
+  }
+  if (typeof value !== "object" || value === null) return "not an object";
+  const v = value as Record<string, unknown>;
+  if (typeof v.id !== "string" || v.id === "") return "no id";
+  if (v.kind !== "repair" && v.kind !== "fill") return `kind ${JSON.stringify(v.kind)}`;
+  if (typeof v.backend !== "string" || v.backend === "") return "no backend";
+  if (!Array.isArray(v.wasLive) || !v.wasLive.every((b) => typeof b === "string")) return "wasLive";
+  if (typeof v.by !== "string") return "no by";
+  if (typeof v.at !== "number" || !Number.isFinite(v.at)) return "no at";
+  return { id: v.id, kind: v.kind, backend: v.backend, wasLive: v.wasLive as string[], by: v.by, at: v.at };
+}
+
 export class IntentLog {
   readonly #writer = newWriterId();
   #seq = 0;
@@ -41,6 +69,7 @@ export class IntentLog {
   constructor(
     private readonly channel: (address: string) => BackendChannel,
     private readonly timeoutMs: number,
+    private readonly logger: Logger = pino({ level: "silent" }),
   ) {}
 
   /** Appends the intent on every target; resolves with how many took it. */
@@ -58,31 +87,45 @@ export class IntentLog {
     const done = new Set<string>();
     const answers = await Promise.all(
       sources.map(async (source) => {
+        let lists: Map<string, string[]>;
         try {
-          const [recorded, finished] = await Promise.all([
-            this.#list(source, "intents"),
-            this.#list(source, "done"),
-          ]);
-          for (const text of recorded) {
-            const intent = JSON.parse(text) as Intent;
-            intents.set(intent.id, intent);
-          }
-          for (const id of finished) done.add(id);
-          return true;
+          lists = await this.#lists(source);
         } catch {
           return false;
         }
+        for (const text of lists.get("intents") ?? []) {
+          const intent = parseIntent(text);
+          if (typeof intent === "string") {
+            this.logger.warn(
+              { source, reason: intent, bytes: text.length },
+              "skipped a bad keeper log entry",
+            );
+          } else intents.set(intent.id, intent);
+        }
+        for (const id of lists.get("done") ?? []) done.add(id);
+        return true;
       }),
     );
     if (!answers.some(Boolean)) throw new Error("no backend answered a read of the keeper log");
     return { intents: [...intents.values()], done };
   }
 
-  async #list(source: string, key: string): Promise<string[]> {
-    const { listGet } = await this.channel(source).execute({
-      listGet: { target: { bin: KEEPER_LOG_BIN, epoch: "0", requireReady: false }, key },
-    });
-    return listGet?.values ?? [];
+  /**
+   * The log's lists on one backend. The log is grow-only: its elements are
+   * appends, and a remove (which no keeper writes) is ignored, so it cannot
+   * hide an intent.
+   */
+  async #lists(source: string): Promise<Map<string, string[]>> {
+    const lists = new Map<string, string[]>();
+    for await (const batch of this.channel(source).scan([LOG_RANGE], LOG_SCAN_BATCH, this.timeoutMs)) {
+      for (const entry of batch) {
+        if (entry.bin !== KEEPER_LOG_BIN || entry.kind !== "append") continue;
+        const list = lists.get(entry.key) ?? [];
+        list.push(entry.value);
+        lists.set(entry.key, list);
+      }
+    }
+    return lists;
   }
 
   async #append(key: string, value: string, targets: readonly string[]): Promise<number> {
