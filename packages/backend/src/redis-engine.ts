@@ -29,6 +29,7 @@ import {
   encodeStamp,
   type KeyPattern,
   matchesPattern,
+  ResourceExhaustedError,
   RING_SIZE,
   type RingRange,
   ringPoint,
@@ -53,6 +54,12 @@ const DEFAULT_READ_CACHE_BYTES = 64 * 1024 * 1024;
 const VERIFY_RETRY_MS = 200;
 /** Bins read (Scan) or deleted (Drop, one script call each) per round of pipelined calls. */
 const BINS_PER_ROUND = 64;
+/**
+ * How long a Redis call may go unanswered before it fails UNAVAILABLE: a hung
+ * Redis (paused, swapping, stuck on a disk) fails calls instead of piling
+ * them up. Far longer than a call takes in normal operation.
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 5000;
 
 function loadScript(name: string): string {
   return readFileSync(new URL(`../lua/${name}.lua`, import.meta.url), "utf8");
@@ -114,6 +121,8 @@ export interface RedisEngineOptions {
   keyPrefix?: string;
   /** Memory for string entries answered without Redis (string-cache.ts); 0 disables it. @default 64 MiB */
   readCacheBytes?: number;
+  /** A call Redis has not answered within this fails UNAVAILABLE. @default REDIS_COMMAND_TIMEOUT_MS */
+  commandTimeoutMs?: number;
 }
 
 export class RedisEngine implements StoreEngine {
@@ -132,8 +141,10 @@ export class RedisEngine implements StoreEngine {
   #verified = false;
   readonly #onVerified: (() => void)[] = [];
   readonly #resetListeners: ((reason: string) => void)[] = [];
+  readonly #commandTimeoutMs: number;
 
   constructor(options: RedisEngineOptions) {
+    this.#commandTimeoutMs = options.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS;
     this.#redis = new Redis(options.url, {
       keyPrefix: options.keyPrefix ?? "",
       // Off: ioredis 5.11's auto-pipelining can misalign replies with callbacks and throw
@@ -144,6 +155,8 @@ export class RedisEngine implements StoreEngine {
       // elsewhere); ioredis keeps reconnecting in the background.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
+      // A hung Redis (SIGSTOP, a stuck disk) keeps its connection open: fail calls, do not queue them.
+      commandTimeout: this.#commandTimeoutMs,
       lazyConnect: false,
       retryStrategy: (attempt) => Math.min(50 * attempt, 1000),
     });
@@ -204,7 +217,13 @@ export class RedisEngine implements StoreEngine {
     for (const resolve of this.#onVerified.splice(0)) resolve();
   }
 
-  /** Runs a Redis call, turning connection failures into UnavailableError. */
+  /**
+   * Runs a Redis call, turning connection failures and timeouts into
+   * UnavailableError, and a Redis that cannot take the call now (BUSY: a
+   * script runs; OOM: maxmemory reached) into ResourceExhaustedError: that
+   * call did nothing and the store lost nothing, so the backend stays ready
+   * and the caller retries or fails, without skipping this replica.
+   */
   async #call<T>(run: () => Promise<T>): Promise<T> {
     if (this.#redis.status !== "ready" || !this.#verified) {
       throw new UnavailableError(
@@ -215,6 +234,16 @@ export class RedisEngine implements StoreEngine {
       return await run();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
+      if (/^BUSY\s/.test(message))
+        throw new ResourceExhaustedError(`store busy: ${message} (the call did nothing; retry it)`);
+      if (/^OOM\s/.test(message))
+        throw new ResourceExhaustedError(
+          `store out of memory: ${message} (the call did nothing); raise maxmemory or delete data`,
+        );
+      if (/^Command timed out/.test(message))
+        throw new UnavailableError(
+          `store unavailable: redis did not answer within ${this.#commandTimeoutMs} ms; the call may or may not have been applied`,
+        );
       if (/ERR|WRONGTYPE|NOSCRIPT/.test(message) && !/Connection|closed|writeable/i.test(message))
         throw error;
       throw new UnavailableError(`store unavailable: redis: ${message}`);
