@@ -4,17 +4,23 @@
 -- binring runs one standalone Redis per backend, never Redis Cluster.
 --
 -- ARGV[1] key prefix, ARGV[2] seconds a remove's count is kept for retries,
--- then 8 values per entry: kind ("set", "append" or "remove"), bin tag
--- ("<byte length>:<bin>"), key, encoded stamp (40 bytes, ordered as the stamp),
--- value, ring point of the bin, bin name, and 1 if the entry comes from its
--- writer to a ready backend (a remove's count decided now may be reported).
+-- ARGV[3] most bytes a list may hold (MAX_LIST_BYTES), ARGV[4] bytes each
+-- element counts besides its value, then 9 values per entry: kind ("set",
+-- "append" or "remove"), bin tag ("<byte length>:<bin>"), key, encoded stamp
+-- (40 bytes, ordered as the stamp), value, ring point of the bin, bin name, 1
+-- if the entry comes from its writer to a ready backend (a remove's count
+-- decided now may be reported), and 1 if it is limited (a client write: an
+-- append that would take its list past ARGV[3] is refused; copies never are).
 -- Returns one integer per entry: for a remove, the occurrences it removed
 -- (decided when first applied), or -2 - that count when it was not decided by
 -- the remove's writer on a ready backend (a repair copy got here first); for
 -- an append that a remove of its value with a larger stamp superseded before
--- this replica held it, -1; otherwise 1 if it changed state, 0 if not.
+-- this replica held it, -1; for a refused append, -3 - the list's bytes;
+-- otherwise 1 if it changed state, 0 if not.
 local prefix = ARGV[1]
 local ttl = ARGV[2]
+local max_list_bytes = tonumber(ARGV[3])
+local element_overhead = tonumber(ARGV[4])
 
 -- Tombstones are indexed by when they were stored here, so sweep-tombstones.lua
 -- can drop them once they are older than the backend's tombstone TTL. Members
@@ -74,7 +80,9 @@ end
 -- Below a newer remove, an append is superseded, unless this replica held it
 -- before that remove deleted it (ra:, kept as long as remove counts): the
 -- remove counted it here, so a retry of it must not be stamped again.
-local function apply_append(tag, key, stamp, value, point, bin)
+-- lv: indexes each live append by its value's digest, so a remove finds the
+-- appends of its value without reading the list; lb: counts the list's bytes.
+local function apply_append(tag, key, stamp, value, point, bin, decides, limited)
   local tombstone = redis.call('HGET', prefix .. 'lt:' .. tag .. key, value)
   if tombstone and tombstone > stamp then
     if redis.call('EXISTS', prefix .. 'ra:' .. stamp) == 1 then
@@ -82,16 +90,28 @@ local function apply_append(tag, key, stamp, value, point, bin)
     end
     return -1
   end
-  local added = redis.call('ZADD', prefix .. 'l:' .. tag .. key, 0, stamp .. value)
-  if added == 1 then
-    redis.call('INCRBY', prefix .. 'n:lists', redis.call('SADD', prefix .. 'lk:' .. tag, key))
-    register(tag, point, bin, 'la:', key)
+  local list = prefix .. 'l:' .. tag .. key
+  local member = stamp .. value
+  if redis.call('ZSCORE', list, member) then return 0 end
+  local sizes = prefix .. 'lb:' .. tag .. key
+  local bytes = #value + element_overhead
+  if limited == '1' then
+    local size = tonumber(redis.call('GET', sizes) or '0')
+    if size + bytes > max_list_bytes then return -3 - size end
   end
-  return added
+  redis.call('ZADD', list, 0, member)
+  redis.call('ZADD', prefix .. 'lv:' .. tag .. key, 0, redis.sha1hex(value) .. stamp)
+  redis.call('INCRBY', sizes, bytes)
+  redis.call('INCRBY', prefix .. 'n:lists', redis.call('SADD', prefix .. 'lk:' .. tag, key))
+  register(tag, point, bin, 'la:', key)
+  return 1
 end
 
 -- Deletes every append of the value with a smaller stamp and keeps the remove
 -- as the value's tombstone, so an older append arriving later stays removed.
+-- The appends are found through lv: (digest .. stamp, in order): the work is
+-- the value's occurrences, not the list's length, so a long list never holds
+-- Redis for long (other calls would get BUSY).
 -- rr:<stamp> holds the count, suffixed "?" unless the remove's writer decided it
 -- on a ready backend; without it (a later remove's tombstone, or expired), the
 -- count is unknown here: 0, not decided.
@@ -108,16 +128,25 @@ local function apply_remove(tag, key, stamp, value, point, bin, decides)
   redis.call('HSET', tombstones, value, stamp)
   redis.call('ZADD', tombstones_by_age, now_ms, 'l' .. tag .. #key .. ':' .. key .. value)
   local list = prefix .. 'l:' .. tag .. key
+  local index = prefix .. 'lv:' .. tag .. key
+  local digest = redis.sha1hex(value)
   local removed = 0
-  for _, member in ipairs(redis.call('ZRANGEBYLEX', list, '-', '(' .. stamp)) do
-    if string.sub(member, 41) == value then
-      redis.call('ZREM', list, member)
-      redis.call('SET', prefix .. 'ra:' .. string.sub(member, 1, 40), 1, 'EX', ttl)
+  for _, indexed in ipairs(redis.call('ZRANGEBYLEX', index, '[' .. digest, '(' .. digest .. stamp)) do
+    local append_stamp = string.sub(indexed, 41)
+    -- Not there: the entry indexes another value with the same digest; it stays.
+    if redis.call('ZREM', list, append_stamp .. value) == 1 then
+      redis.call('ZREM', index, indexed)
+      redis.call('SET', prefix .. 'ra:' .. append_stamp, 1, 'EX', ttl)
       removed = removed + 1
     end
   end
-  if removed > 0 and redis.call('EXISTS', list) == 0 then
-    redis.call('DECRBY', prefix .. 'n:lists', redis.call('SREM', prefix .. 'lk:' .. tag, key))
+  if removed > 0 then
+    if redis.call('EXISTS', list) == 0 then
+      redis.call('DEL', prefix .. 'lb:' .. tag .. key)
+      redis.call('DECRBY', prefix .. 'n:lists', redis.call('SREM', prefix .. 'lk:' .. tag, key))
+    else
+      redis.call('DECRBY', prefix .. 'lb:' .. tag .. key, removed * (#value + element_overhead))
+    end
   end
   register(tag, point, bin, 'la:', key)
   if decides == '1' then
@@ -130,7 +159,7 @@ end
 
 local appliers = { set = apply_set, append = apply_append, remove = apply_remove }
 local results = {}
-for i = 3, #ARGV, 8 do
-  results[#results + 1] = appliers[ARGV[i]](ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6], ARGV[i + 7])
+for i = 5, #ARGV, 9 do
+  results[#results + 1] = appliers[ARGV[i]](ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6], ARGV[i + 7], ARGV[i + 8])
 end
 return results

@@ -1,5 +1,5 @@
--- Deletes everything one bin holds: its string entries, lists and list
--- tombstones, its key indexes and its place in the bin index, and takes its
+-- Deletes everything one bin holds: its string entries, lists, their value
+-- indexes and byte counts, and list tombstones, its key indexes and its place in the bin index, and takes its
 -- live keys and lists off the store's counts. One script, so an entry applied
 -- concurrently lands either before (and goes) or after (and is indexed anew):
 -- never an entry left behind with no index to find it by.
@@ -19,6 +19,8 @@ end
 for _, key in ipairs(redis.call('SMEMBERS', prefix .. 'la:' .. tag)) do
   delete(prefix .. 'l:' .. tag .. key)
   delete(prefix .. 'lt:' .. tag .. key)
+  delete(prefix .. 'lv:' .. tag .. key)
+  delete(prefix .. 'lb:' .. tag .. key)
 end
 redis.call('DECRBY', prefix .. 'n:keys', redis.call('SCARD', prefix .. 'k:' .. tag))
 redis.call('DECRBY', prefix .. 'n:lists', redis.call('SCARD', prefix .. 'lk:' .. tag))

@@ -14,6 +14,9 @@ import {
 } from "@binring/core";
 import {
   compareValueBytes,
+  listElementBytes,
+  listLimitError,
+  MAX_LIST_BYTES,
   REMOVE_RESULT_TTL_SECONDS,
   type StoredString,
   type StoreEngine,
@@ -24,6 +27,8 @@ import {
 interface StoredList {
   /** live appends as [encoded stamp, value], kept sorted by stamp, then value bytes (Redis's member order) */
   appends: [string, string][];
+  /** sum of listElementBytes over the live appends, for MAX_LIST_BYTES */
+  bytes: number;
   /** value -> encoded stamp of its latest remove */
   tombstones: Map<string, string>;
 }
@@ -57,11 +62,23 @@ export class MemoryEngine implements StoreEngine {
   /** Tombstones in the order they were stored (a replaced one moves to the end), for the sweep. */
   readonly #tombstonesByAge = new Map<string, TombstoneRecord>();
 
-  async apply(entries: readonly Entry[], decides = false): Promise<ApplyOutcome[]> {
-    return entries.map((entry) => this.#applyOne(entry, decides));
+  async apply(entries: readonly Entry[], decides = false, limited = false): Promise<ApplyOutcome[]> {
+    let refused: Error | undefined;
+    const outcomes = entries.map((entry) => {
+      const outcome = this.#applyOne(entry, decides, limited);
+      if (typeof outcome === "number") {
+        // Refused: the list holds `outcome` bytes. The other entries apply all the same.
+        refused ??= listLimitError(entry.key, outcome, entry.value);
+        return { removed: 0, superseded: false, countDecided: false };
+      }
+      return outcome;
+    });
+    if (refused) throw refused;
+    return outcomes;
   }
 
-  #applyOne(entry: Entry, decides: boolean): ApplyOutcome {
+  /** What applying the entry did, or for a limited append refused by MAX_LIST_BYTES its list's bytes. */
+  #applyOne(entry: Entry, decides: boolean, limited: boolean): ApplyOutcome | number {
     const stamp = encodeStamp(entry.stamp);
     const bin = this.#binFor(entry.bin);
     if (entry.kind === "set") {
@@ -74,7 +91,7 @@ export class MemoryEngine implements StoreEngine {
     }
     let list = bin.lists.get(entry.key);
     if (!list) {
-      list = { appends: [], tombstones: new Map() };
+      list = { appends: [], bytes: 0, tombstones: new Map() };
       bin.lists.set(entry.key, list);
     }
     const tombstone = list.tombstones.get(entry.value);
@@ -85,7 +102,12 @@ export class MemoryEngine implements StoreEngine {
       }
       const at = insertionPoint(list.appends, stamp, entry.value);
       const there = list.appends[at];
-      if (there?.[0] !== stamp || there[1] !== entry.value) list.appends.splice(at, 0, [stamp, entry.value]);
+      if (there?.[0] !== stamp || there[1] !== entry.value) {
+        const bytes = listElementBytes(entry.value);
+        if (limited && list.bytes + bytes > MAX_LIST_BYTES) return list.bytes;
+        list.appends.splice(at, 0, [stamp, entry.value]);
+        list.bytes += bytes;
+      }
       return { removed: 0, superseded: false, countDecided: false };
     }
     if (tombstone !== undefined && tombstone >= stamp) return this.#rememberedRemoval(stamp);
@@ -100,6 +122,7 @@ export class MemoryEngine implements StoreEngine {
     }
     const removed = list.appends.length - kept.length;
     list.appends = kept;
+    list.bytes -= removed * listElementBytes(entry.value);
     this.#removeResults.set(stamp, [removed, decides, expiresAt]);
     return { removed, superseded: false, countDecided: decides };
   }

@@ -8,6 +8,9 @@
 //   s:<bin><key>   string entry: 40-byte stamp .. value ("" = deletion)
 //   k:<bin>        SET of keys with a non-empty value; ka:<bin> every string key with an entry
 //   l:<bin><key>   ZSET of live appends (member stamp .. value, score 0: stamp order)
+//   lv:<bin><key>  ZSET of the live appends by value (member sha1hex(value) .. stamp, score 0),
+//                  so a remove touches only its value's appends
+//   lb:<bin><key>  bytes of the live appends, for MAX_LIST_BYTES (value bytes + 64 each)
 //   lt:<bin><key>  HASH value -> stamp of its latest remove (tombstone)
 //   lk:<bin>       SET of non-empty list keys; la:<bin> every list key with an entry
 //   bins           ZSET of bin names scored by ring point (range scans for repair)
@@ -38,6 +41,9 @@ import {
 } from "@binring/core";
 import { Redis } from "ioredis";
 import {
+  LIST_ELEMENT_OVERHEAD_BYTES,
+  listLimitError,
+  MAX_LIST_BYTES,
   REMOVE_RESULT_TTL_SECONDS,
   type StoredString,
   type StoreEngine,
@@ -79,6 +85,7 @@ type ScriptRunner = (keys: string[], args: (string | number)[]) => Promise<unkno
 interface PendingApply {
   entries: readonly Entry[];
   decides: boolean;
+  limited: boolean;
   resolve(outcomes: ApplyOutcome[]): void;
   reject(error: unknown): void;
 }
@@ -104,6 +111,7 @@ function splitApply(request: PendingApply): PendingApply[] {
         parts.push({
           entries: request.entries.slice(i, i + ENTRIES_PER_SCRIPT_CALL),
           decides: request.decides,
+          limited: request.limited,
           resolve,
           reject,
         }),
@@ -254,9 +262,9 @@ export class RedisEngine implements StoreEngine {
    * Applies entries idempotently. Entries applied in the same event-loop turn,
    * by any number of concurrent requests, travel to Redis as one script call.
    */
-  apply(entries: readonly Entry[], decides = false): Promise<ApplyOutcome[]> {
+  apply(entries: readonly Entry[], decides = false, limited = false): Promise<ApplyOutcome[]> {
     return new Promise((resolve, reject) => {
-      this.#applies.add({ entries, decides, resolve, reject });
+      this.#applies.add({ entries, decides, limited, resolve, reject });
     });
   }
 
@@ -277,33 +285,41 @@ export class RedisEngine implements StoreEngine {
 
   async #applyChunk(chunk: PendingApply[]): Promise<void> {
     const startedAt = this.#cache.epoch;
-    const args: (string | number)[] = [this.#keyPrefix, REMOVE_RESULT_TTL_SECONDS];
-    for (const { entries, decides } of chunk) {
+    const args: (string | number)[] = [
+      this.#keyPrefix,
+      REMOVE_RESULT_TTL_SECONDS,
+      MAX_LIST_BYTES,
+      LIST_ELEMENT_OVERHEAD_BYTES,
+    ];
+    for (const { entries, decides, limited } of chunk) {
       for (const entry of entries) {
         args.push(entry.kind, binTag(entry.bin), entry.key, encodeStamp(entry.stamp), entry.value);
-        args.push(ringPoint(entry.bin), entry.bin, decides ? 1 : 0);
+        args.push(ringPoint(entry.bin), entry.bin, decides ? 1 : 0, limited ? 1 : 0);
       }
     }
     try {
       const results = (await this.#applyEntries([], args)) as number[];
       let next = 0;
-      for (const { entries, resolve } of chunk) {
-        resolve(
-          entries.map((entry) => {
-            const result = Number(results[next++] ?? 0);
-            if (entry.kind === "set" && result === 1) {
-              // The entry is the key's value now.
-              const stored = { stamp: entry.stamp, value: entry.value };
-              this.#cache.observe(stringKey(entry.bin, entry.key), stored, startedAt);
-            }
-            if (entry.kind !== "remove")
-              return { removed: 0, superseded: result === -1, countDecided: false };
-            // A count decided by the remove's writer comes back as is, any other as -2 - count.
-            return result >= 0
-              ? { removed: result, superseded: false, countDecided: true }
-              : { removed: -2 - result, superseded: false, countDecided: false };
-          }),
-        );
+      for (const { entries, resolve, reject } of chunk) {
+        // Refused appends fail only the request they belong to; the others' entries were applied.
+        let refused: Error | undefined;
+        const outcomes = entries.map((entry) => {
+          const result = Number(results[next++] ?? 0);
+          if (entry.kind === "set" && result === 1) {
+            // The entry is the key's value now.
+            const stored = { stamp: entry.stamp, value: entry.value };
+            this.#cache.observe(stringKey(entry.bin, entry.key), stored, startedAt);
+          }
+          if (entry.kind === "append" && result <= -3)
+            refused ??= listLimitError(entry.key, -3 - result, entry.value);
+          if (entry.kind !== "remove") return { removed: 0, superseded: result === -1, countDecided: false };
+          // A count decided by the remove's writer comes back as is, any other as -2 - count.
+          return result >= 0
+            ? { removed: result, superseded: false, countDecided: true }
+            : { removed: -2 - result, superseded: false, countDecided: false };
+        });
+        if (refused) reject(refused);
+        else resolve(outcomes);
       }
     } catch (error) {
       // Some entries may have been applied: what the cache holds for them may be stale.

@@ -1,7 +1,14 @@
 // What a backend needs from its store. Two engines implement it with the same
 // semantics (checked by one conformance suite): Redis, and memory for machines
 // without Redis.
-import type { ApplyOutcome, Entry, KeyPattern, RingRange, Stamp } from "@binring/core";
+import {
+  type ApplyOutcome,
+  type Entry,
+  type KeyPattern,
+  ResourceExhaustedError,
+  type RingRange,
+  type Stamp,
+} from "@binring/core";
 
 /** A string key's winning entry; value "" is a deletion (kept so older entries cannot win). */
 export interface StoredString {
@@ -30,8 +37,13 @@ export interface StoreEngine {
    * Applies entries idempotently, in order; one outcome per entry. `decides`:
    * they come from their writer to a ready backend, so a remove applied here for
    * the first time decides the count this backend reports for it from then on.
+   * `limited`: they are client writes, so an append that would take its list
+   * past MAX_LIST_BYTES is not applied, and the call rejects with
+   * ResourceExhaustedError (listLimitError) once the other entries are applied.
+   * Copies (repair, fill, replication) are never limited: what a replica holds
+   * must reach the others whatever its size.
    */
-  apply(entries: readonly Entry[], decides?: boolean): Promise<ApplyOutcome[]>;
+  apply(entries: readonly Entry[], decides?: boolean, limited?: boolean): Promise<ApplyOutcome[]>;
   getString(bin: string, key: string): Promise<StoredString | null>;
   /** Non-empty string keys of the bin matching the pattern, sorted. */
   keys(bin: string, pattern: KeyPattern): Promise<string[]>;
@@ -66,6 +78,27 @@ export interface StoreEngine {
 
 /** How long a remove's count is kept for retries of the same entry. */
 export const REMOVE_RESULT_TTL_SECONDS = 120;
+
+/**
+ * Most bytes a list may hold, counted as the sum over its live elements of
+ * their value's UTF-8 byte length plus LIST_ELEMENT_OVERHEAD_BYTES. A client
+ * append that would pass it is refused; copies are not (see StoreEngine.apply).
+ */
+export const MAX_LIST_BYTES = 8 * 1024 * 1024;
+/** What each list element counts towards MAX_LIST_BYTES besides its value (its stamp, framing). */
+export const LIST_ELEMENT_OVERHEAD_BYTES = 64;
+
+/** Bytes an element of this value counts towards its list's size. */
+export function listElementBytes(value: string): number {
+  return Buffer.byteLength(value, "utf8") + LIST_ELEMENT_OVERHEAD_BYTES;
+}
+
+/** The refusal of an append that would take a list of `listBytes` past MAX_LIST_BYTES. */
+export function listLimitError(key: string, listBytes: number, value: string): ResourceExhaustedError {
+  return new ResourceExhaustedError(
+    `list ${JSON.stringify(key)} is ${listBytes} bytes; appending ${listElementBytes(value)} more bytes would pass the limit of ${MAX_LIST_BYTES} bytes (each element counts its value bytes + ${LIST_ELEMENT_OVERHEAD_BYTES})`,
+  );
+}
 
 /**
  * The order of two values in UTF-8 bytes (what Redis compares, memcmp), not

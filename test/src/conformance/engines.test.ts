@@ -10,6 +10,7 @@ import {
   itTellsCountedAppendsFromSupersededOnes,
   itTellsWhoDecidedARemovesCount,
 } from "./engine-idempotency.js";
+import { itLimitsListSizes } from "./engine-list-limit.js";
 import { itSweepsOldTombstones } from "./engine-tombstones.js";
 import { describeStorageConformance } from "./storage-conformance.js";
 
@@ -48,6 +49,7 @@ describe("redis engine", () => {
   describe("tombstones", () => itSweepsOldTombstones(openEngine));
   describe("drop", () => itDropsBinsInRanges(openEngine));
   describe("equal stamps", () => itOrdersEntriesWithOneStamp(openEngine));
+  describe("list size limit", () => itLimitsListSizes(openEngine));
 });
 
 describe("memory engine idempotency", () => itAppliesEntriesIdempotently(async () => new MemoryEngine()));
@@ -58,3 +60,4 @@ describe("memory engine removes", () => {
 describe("memory engine tombstones", () => itSweepsOldTombstones(async () => new MemoryEngine()));
 describe("memory engine drop", () => itDropsBinsInRanges(async () => new MemoryEngine()));
 describe("memory engine equal stamps", () => itOrdersEntriesWithOneStamp(async () => new MemoryEngine()));
+describe("memory engine list size limit", () => itLimitsListSizes(async () => new MemoryEngine()));
