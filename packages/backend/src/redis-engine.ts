@@ -40,6 +40,7 @@ import {
   UnavailableError,
 } from "@binring/core";
 import { Redis } from "ioredis";
+import type { Logger } from "pino";
 import {
   LIST_ELEMENT_OVERHEAD_BYTES,
   listLimitError,
@@ -66,6 +67,8 @@ const BINS_PER_ROUND = 64;
  * them up. Far longer than a call takes in normal operation.
  */
 export const REDIS_COMMAND_TIMEOUT_MS = 5000;
+/** Pause before trying again to set the durability Redis refused (appendfsync). */
+const DURABILITY_RETRY_MS = 1000;
 
 function loadScript(name: string): string {
   return readFileSync(new URL(`../lua/${name}.lua`, import.meta.url), "utf8");
@@ -131,6 +134,17 @@ export interface RedisEngineOptions {
   readCacheBytes?: number;
   /** A call Redis has not answered within this fails UNAVAILABLE. @default REDIS_COMMAND_TIMEOUT_MS */
   commandTimeoutMs?: number;
+  /**
+   * Makes Redis keep an append-only file synced this often: "always" (every
+   * write is on disk before it is acknowledged; survives a power loss) or
+   * "everysec" (up to about a second of writes lost on a power loss). Set with
+   * CONFIG SET on every (re)connection, so a restarted Redis gets it again;
+   * until Redis takes it, every call fails UNAVAILABLE naming the refusal.
+   * Unset: Redis's own configuration stands.
+   */
+  appendfsync?: "always" | "everysec";
+  /** Where a refused durability setting is logged. @default none (it still fails the calls) */
+  logger?: Logger;
 }
 
 export class RedisEngine implements StoreEngine {
@@ -150,9 +164,17 @@ export class RedisEngine implements StoreEngine {
   readonly #onVerified: (() => void)[] = [];
   readonly #resetListeners: ((reason: string) => void)[] = [];
   readonly #commandTimeoutMs: number;
+  readonly #appendfsync: "always" | "everysec" | undefined;
+  readonly #logger: Logger | undefined;
+  /** Counts lost connections, so a verification that outlived its connection does not count. */
+  #connection = 0;
+  /** Why Redis refused the durability setting on this connection; calls fail with it until it takes it. */
+  #durabilityRefused: string | undefined;
 
   constructor(options: RedisEngineOptions) {
     this.#commandTimeoutMs = options.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS;
+    this.#appendfsync = options.appendfsync;
+    this.#logger = options.logger;
     this.#redis = new Redis(options.url, {
       keyPrefix: options.keyPrefix ?? "",
       // Off: ioredis 5.11's auto-pipelining can misalign replies with callbacks and throw
@@ -172,6 +194,7 @@ export class RedisEngine implements StoreEngine {
     this.#redis.on("error", () => {});
     this.#cache = new StringCache(options.readCacheBytes ?? DEFAULT_READ_CACHE_BYTES);
     this.#redis.on("close", () => {
+      this.#connection++;
       this.#verified = false;
       this.#cache.clear();
     });
@@ -203,16 +226,19 @@ export class RedisEngine implements StoreEngine {
    * the store themselves).
    */
   async #verify(): Promise<void> {
+    const connection = this.#connection;
     let runId: string | undefined;
     try {
       runId = /run_id:(\w+)/.exec(await this.#redis.info("server"))?.[1];
     } catch {
       // The connection went again (its next "ready" verifies), or the INFO failed on a live one.
     }
+    if (connection !== this.#connection) return;
     if (runId === undefined) {
       if (this.#redis.status === "ready") setTimeout(() => void this.#verify(), VERIFY_RETRY_MS).unref();
       return;
     }
+    if (!(await this.#setDurability(connection))) return;
     const previous = this.#runId;
     this.#runId = runId;
     this.#verified = true;
@@ -226,6 +252,35 @@ export class RedisEngine implements StoreEngine {
   }
 
   /**
+   * Sets the append-only file's sync policy asked for, on the connection being
+   * verified. Returns whether the verification may go on: false when the
+   * connection went meanwhile (its next "ready" verifies) or Redis refused
+   * (tried again after DURABILITY_RETRY_MS; calls fail naming the refusal).
+   */
+  async #setDurability(connection: number): Promise<boolean> {
+    if (this.#appendfsync === undefined) return true;
+    try {
+      await this.#redis.config("SET", "appendonly", "yes");
+      await this.#redis.config("SET", "appendfsync", this.#appendfsync);
+    } catch (error) {
+      if (connection !== this.#connection) return false;
+      const message = error instanceof Error ? error.message : String(error);
+      const refused = `redis refused CONFIG SET appendonly yes / appendfsync ${this.#appendfsync} (${message}); writes would not be as durable as asked, so the backend takes none until it can set them (allow CONFIG to its Redis user, or configure Redis's append-only file yourself and leave appendfsync unset)`;
+      if (refused !== this.#durabilityRefused) this.#logger?.error({ err: error }, refused);
+      this.#durabilityRefused = refused;
+      for (const wake of this.#onVerified.splice(0)) wake();
+      setTimeout(() => {
+        if (connection === this.#connection && this.#redis.status === "ready") void this.#verify();
+      }, DURABILITY_RETRY_MS).unref();
+      return false;
+    }
+    if (connection !== this.#connection) return false;
+    if (this.#durabilityRefused !== undefined) this.#logger?.info("redis took the durability setting now");
+    this.#durabilityRefused = undefined;
+    return true;
+  }
+
+  /**
    * Runs a Redis call, turning connection failures and timeouts into
    * UnavailableError, and a Redis that cannot take the call now (BUSY: a
    * script runs; OOM: maxmemory reached) into ResourceExhaustedError: that
@@ -235,7 +290,9 @@ export class RedisEngine implements StoreEngine {
   async #call<T>(run: () => Promise<T>): Promise<T> {
     if (this.#redis.status !== "ready" || !this.#verified) {
       throw new UnavailableError(
-        `store unavailable: redis is ${this.#verified ? this.#redis.status : "reconnecting"}; the backend reconnects by itself`,
+        this.#durabilityRefused !== undefined && this.#redis.status === "ready"
+          ? `store unavailable: ${this.#durabilityRefused}`
+          : `store unavailable: redis is ${this.#verified ? this.#redis.status : "reconnecting"}; the backend reconnects by itself`,
       );
     }
     try {
@@ -491,13 +548,21 @@ export class RedisEngine implements StoreEngine {
     return { bins, keys: Number(keys ?? 0), lists: Number(lists ?? 0) };
   }
 
-  /** Resolves once connected to Redis; rejects with UnavailableError after timeoutMs. */
+  /**
+   * Resolves once connected to Redis; rejects with UnavailableError after
+   * timeoutMs, or at once when Redis refused the appendfsync asked for.
+   */
   async waitUntilReady(timeoutMs = 5000): Promise<void> {
     if (this.#redis.status === "ready" && this.#verified) return;
+    if (this.#redis.status === "ready" && this.#durabilityRefused !== undefined)
+      throw new UnavailableError(`store unavailable: ${this.#durabilityRefused}`);
     await new Promise<void>((resolve, reject) => {
+      // Woken when verified, or when Redis refused the durability asked for (rejects at once, naming it).
       const onVerified = () => {
         clearTimeout(timer);
-        resolve();
+        if (this.#verified) resolve();
+        else
+          reject(new UnavailableError(`store unavailable: ${this.#durabilityRefused ?? "redis went away"}`));
       };
       const timer = setTimeout(() => {
         const waiting = this.#onVerified.indexOf(onVerified);
