@@ -209,7 +209,8 @@ export class BackendNode {
       value: request.value,
       stamp,
     };
-    const [outcome] = await this.#engine.apply([entry], this.ready);
+    // A caller's write is held to the list limit; copies (apply below) never are.
+    const [outcome] = await this.#engine.apply([entry], this.ready, true);
     return {
       stamp,
       removed: outcome?.removed ?? 0,

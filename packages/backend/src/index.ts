@@ -10,7 +10,7 @@ export {
 } from "./backend-node.js";
 export { LocalStorage } from "./local-storage.js";
 export { MemoryEngine } from "./memory-engine.js";
-export { RedisEngine, type RedisEngineOptions } from "./redis-engine.js";
+export { REDIS_COMMAND_TIMEOUT_MS, RedisEngine, type RedisEngineOptions } from "./redis-engine.js";
 export {
   type BackendOptions,
   DEFAULT_TOMBSTONE_TTL_MS,
@@ -19,5 +19,12 @@ export {
   type StoreOptions,
   startBackend,
 } from "./start-backend.js";
-export type { StoredString, StoreEngine, StoreStats, TombstoneSweep } from "./store-engine.js";
+export {
+  LIST_ELEMENT_OVERHEAD_BYTES,
+  MAX_LIST_BYTES,
+  type StoredString,
+  type StoreEngine,
+  type StoreStats,
+  type TombstoneSweep,
+} from "./store-engine.js";
 export { TombstoneSweeper } from "./tombstone-sweeper.js";

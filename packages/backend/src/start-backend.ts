@@ -1,18 +1,27 @@
 // Starts a backend: a store engine, a BackendNode and the gRPC server on one
 // address. Used by `binring backend` and directly by tests and embedders.
-import { InvalidArgumentError, type Limits, parseLimits } from "@binring/core";
+import { InvalidArgumentError, type Limits, MAX_MESSAGE_BYTES, parseLimits } from "@binring/core";
 import * as grpc from "@grpc/grpc-js";
 import { type Logger, pino } from "pino";
 import { BackendNode } from "./backend-node.js";
 import { MemoryEngine } from "./memory-engine.js";
 import { RedisEngine } from "./redis-engine.js";
-import { StorageService } from "./storage-service.js";
+import { MAX_CONCURRENT_STREAMS, StorageService } from "./storage-service.js";
 import type { StoreEngine } from "./store-engine.js";
 import { TombstoneSweeper } from "./tombstone-sweeper.js";
 
 export type StoreOptions =
   | { engine: "memory" }
-  | { engine: "redis"; url: string; keyPrefix?: string; readCacheBytes?: number };
+  | {
+      engine: "redis";
+      url: string;
+      keyPrefix?: string;
+      readCacheBytes?: number;
+      /** Redis's appendfsync, set on every connection: "always" survives power loss (docs/ARCHITECTURE.md, "Durability"). @default Redis's own setting */
+      appendfsync?: "always" | "everysec";
+      /** A Redis call not answered within this fails as store unavailable. @default REDIS_COMMAND_TIMEOUT_MS */
+      commandTimeoutMs?: number;
+    };
 
 export interface BackendOptions {
   /** host:port to listen on; port 0 picks a free port. */
@@ -51,8 +60,8 @@ export const DEFAULT_TOMBSTONE_TTL_MS = 24 * 60 * 60 * 1000;
 /** Below this a TTL is for tests: fills, writes in flight and retried removes can outlast it. */
 const SHORT_TOMBSTONE_TTL_MS = 60 * 60 * 1000;
 
-export function openEngine(store: StoreOptions): StoreEngine {
-  return store.engine === "memory" ? new MemoryEngine() : new RedisEngine(store);
+export function openEngine(store: StoreOptions, logger?: Logger): StoreEngine {
+  return store.engine === "memory" ? new MemoryEngine() : new RedisEngine({ ...store, logger });
 }
 
 export async function startBackend(options: BackendOptions): Promise<RunningBackend> {
@@ -63,10 +72,15 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
     throw new InvalidArgumentError(
       `tombstoneTtlMs must be a positive whole number of ms, got ${tombstoneTtlMs}`,
     );
-  const engine = openEngine(options.store);
+  const engine = openEngine(options.store, logger);
   const node = new BackendNode({ engine, limits, ready: options.ready });
   engine.onReset((reason) => logger.warn({ reason }, "store restarted: not ready until refilled"));
-  const server = new grpc.Server({ "grpc.max_receive_message_length": 64 * 1024 * 1024 });
+  const server = new grpc.Server({
+    "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
+    "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
+    // Streams per HTTP/2 connection: with MAX_OPERATIONS_IN_FLIGHT per stream, this caps what one connection can start.
+    "grpc.max_concurrent_streams": MAX_CONCURRENT_STREAMS,
+  });
   new StorageService(node, logger).addToServer(server);
   const host = options.listen.slice(0, options.listen.lastIndexOf(":"));
   const port = await new Promise<number>((resolve, reject) => {

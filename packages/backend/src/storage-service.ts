@@ -1,6 +1,11 @@
 // The Storage gRPC service: decodes requests, calls the BackendNode, encodes
 // replies. Every failure becomes a gRPC status naming what went wrong; inside a
-// Batch each operation fails on its own.
+// Batch each operation fails on its own. Sizes are bytes end to end
+// (docs/HAZARDS.md 13): a message carries at most MAX_OPERATIONS_PER_MESSAGE
+// operations, replies and scans are split into messages of about
+// MESSAGE_BUDGET_BYTES, one result never passes MAX_RESULT_BYTES, and a Pipe
+// stream stops being read while MAX_OPERATIONS_IN_FLIGHT of its operations run
+// or its replies wait on the caller's flow control.
 
 import type {
   BatchReply,
@@ -18,23 +23,93 @@ import type {
 } from "@binring/core";
 import {
   bigintToWire,
+  type Entry,
   type EntryKind,
   entryFromWire,
   entryToWire,
   InvalidArgumentError,
   loadProtocol,
+  MAX_OPERATIONS_PER_MESSAGE,
+  MAX_RESULT_BYTES,
+  MESSAGE_BUDGET_BYTES,
+  ReplyTooLargeError,
+  ResourceExhaustedError,
   stampFromWire,
   stampToWire,
   toServiceError,
+  utf8Bound,
   wireToBigint,
 } from "@binring/core";
 import type * as grpc from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import type { BackendNode, CallTarget } from "./backend-node.js";
 
-/** Entries per streamed Scan message unless the caller asks otherwise. */
+/** Entries per streamed Scan message unless the caller asks otherwise (and never past MESSAGE_BUDGET_BYTES). */
 const DEFAULT_SCAN_BATCH = 500;
 const MAX_SCAN_BATCH = 10_000;
+/** Operations one Pipe stream may have running; past it the stream is not read until some finish. */
+export const MAX_OPERATIONS_IN_FLIGHT = 1024;
+/** HTTP/2 streams per connection (grpc.max_concurrent_streams). */
+export const MAX_CONCURRENT_STREAMS = 64;
+/** Room for a message's framing beside the strings counted. */
+const ITEM_OVERHEAD_BYTES = 64;
+
+/** An upper bound on the encoded size of one result. */
+function resultBytes(result: OperationResult): number {
+  if (result.get) return utf8Bound(result.get.value ?? "") + ITEM_OVERHEAD_BYTES;
+  const strings = result.listGet?.values ?? result.keys?.keys;
+  if (strings) return stringsBytes(strings);
+  return ITEM_OVERHEAD_BYTES + (result.error ? utf8Bound(result.error.message ?? "") : 0);
+}
+
+function stringsBytes(strings: readonly string[]): number {
+  let bytes = ITEM_OVERHEAD_BYTES;
+  for (const value of strings) bytes += utf8Bound(value) + 8;
+  return bytes;
+}
+
+function entryBytes(entry: Entry): number {
+  return utf8Bound(entry.bin) + utf8Bound(entry.key) + utf8Bound(entry.value) + ITEM_OVERHEAD_BYTES;
+}
+
+/** Splits items into consecutive runs of about budget bytes; an item larger than that travels alone. */
+function* byBytes<T>(items: readonly T[], size: (item: T) => number, budget: number): Generator<T[]> {
+  let start = 0;
+  let bytes = 0;
+  for (let i = 0; i < items.length; i++) {
+    const itemBytes = size(items[i]!);
+    if (i > start && bytes + itemBytes > budget) {
+      yield items.slice(start, i);
+      start = i;
+      bytes = 0;
+    }
+    bytes += itemBytes;
+  }
+  if (start === 0) yield items as T[];
+  else yield items.slice(start);
+}
+
+/** Refuses a result the caller could not be sent. */
+function checkResultSize(what: string, strings: string[]): string[] {
+  const bound = stringsBytes(strings);
+  if (bound > MAX_RESULT_BYTES) {
+    const bytes = strings.reduce((sum, value) => sum + Buffer.byteLength(value, "utf8"), 0);
+    if (bytes > MAX_RESULT_BYTES) {
+      throw new ReplyTooLargeError(
+        `${what} is ${bytes} bytes (${strings.length} items), over the largest reply of ${MAX_RESULT_BYTES} bytes; narrow it with a prefix`,
+      );
+    }
+  }
+  return strings;
+}
+
+function checkOperationCount(count: number): void {
+  if (count > MAX_OPERATIONS_PER_MESSAGE) {
+    throw new ResourceExhaustedError(
+      `a batch of ${count} operations is over the limit of ${MAX_OPERATIONS_PER_MESSAGE} per message`,
+    );
+  }
+}
 
 function callTarget(target: Target__Output | null): CallTarget {
   return {
@@ -70,7 +145,10 @@ export class StorageService {
       ListRemove: unary((r) => this.#write("remove", r)),
       ListKeys: unary((r) => this.#listKeys(r)),
       Clock: unary((r) => this.#clock(r)),
-      Batch: unary(async (request) => ({ results: await this.#batch(request.operations) })),
+      Batch: unary(async (request) => {
+        checkOperationCount(request.operations.length);
+        return { results: capReply(await this.#batch(request.operations)) };
+      }),
       Pipe: (call) => this.#pipe(call),
       Apply: unary(async (request) => {
         const entries = request.entries.map((entry, i) => entryFromWire(entry, `entries[${i}]`));
@@ -120,21 +198,56 @@ export class StorageService {
   }
 
   /**
-   * Answers each batch of the stream as soon as it is done. Operations never
-   * throw (each carries its own error), so a stream ends only when the caller
-   * ends or cancels it; it is ended here once every batch it sent is answered.
+   * Answers each batch of the stream as soon as it is done, in parts of about
+   * MESSAGE_BUDGET_BYTES. Operations never throw (each carries its own error),
+   * so a stream ends only when the caller ends or cancels it (ended here once
+   * every batch it sent is answered), or sends a batch over the operation
+   * limit. Reading stops while too many operations run or replies wait on the
+   * caller's flow control, so HTTP/2 pushes back on a caller that sends faster
+   * than it reads.
    */
   #pipe(call: grpc.ServerDuplexStream<BatchRequest__Output, BatchReply>): void {
-    let inFlight = 0;
+    let operations = 0;
+    let batches = 0;
     let callerEnded = false;
-    const endIfDone = () => {
-      if (callerEnded && inFlight === 0 && !call.writableEnded) call.end();
+    let draining = false;
+    let paused = false;
+    const flow = () => {
+      const stop = operations >= MAX_OPERATIONS_IN_FLIGHT || draining;
+      if (stop === paused) return;
+      paused = stop;
+      if (stop) call.pause();
+      else call.resume();
     };
+    const endIfDone = () => {
+      if (callerEnded && batches === 0 && !call.writableEnded) call.end();
+    };
+    call.on("drain", () => {
+      draining = false;
+      flow();
+    });
     call.on("data", (request: BatchRequest__Output) => {
-      inFlight++;
+      const count = request.operations.length;
+      try {
+        checkOperationCount(count);
+      } catch (error) {
+        call.emit("error", toServiceError(error));
+        return;
+      }
+      operations += count;
+      batches++;
+      flow();
       void this.#batch(request.operations).then((results) => {
-        inFlight--;
-        if (!call.cancelled && !call.writableEnded) call.write({ id: request.id, results });
+        operations -= count;
+        batches--;
+        if (!call.cancelled && !call.writableEnded) {
+          const parts = [...byBytes(results, resultBytes, MESSAGE_BUDGET_BYTES)];
+          parts.forEach((part, i) => {
+            if (!call.write({ id: request.id, results: part, partial: i < parts.length - 1 }))
+              draining = true;
+          });
+        }
+        flow();
         endIfDone();
       });
     });
@@ -200,15 +313,19 @@ export class StorageService {
   }
 
   async #keys(request: PatternRequest__Output) {
-    return { keys: await this.node.keys(callTarget(request.target), request) };
+    return {
+      keys: checkResultSize("the keys reply", await this.node.keys(callTarget(request.target), request)),
+    };
   }
 
   async #listKeys(request: PatternRequest__Output) {
-    return { keys: await this.node.listKeys(callTarget(request.target), request) };
+    const keys = await this.node.listKeys(callTarget(request.target), request);
+    return { keys: checkResultSize("the listKeys reply", keys) };
   }
 
   async #listGet(request: ListGetRequest__Output) {
-    return { values: await this.node.listGet(callTarget(request.target), request.key) };
+    const values = await this.node.listGet(callTarget(request.target), request.key);
+    return { values: checkResultSize(`list ${JSON.stringify(request.key)}`, values) };
   }
 
   async #clock(request: ClockRequest__Output) {
@@ -225,14 +342,32 @@ export class StorageService {
   ) {
     const batchSize = Math.min(call.request.batchSize || DEFAULT_SCAN_BATCH, MAX_SCAN_BATCH);
     let sent = 0;
-    for await (const entries of this.node.scan(call.request.ranges, batchSize)) {
-      if (call.cancelled) return;
-      sent += entries.length;
-      if (!call.write({ entries: entries.map(entryToWire) })) {
-        await new Promise((resolve) => call.once("drain", resolve));
+    for await (const batch of this.node.scan(call.request.ranges, batchSize)) {
+      for (const entries of byBytes(batch, entryBytes, MESSAGE_BUDGET_BYTES)) {
+        if (call.cancelled) return;
+        sent += entries.length;
+        if (!call.write({ entries: entries.map(entryToWire) })) {
+          await new Promise((resolve) => call.once("drain", resolve));
+        }
       }
     }
     this.logger.debug({ entries: sent, ranges: call.request.ranges.length }, "scan finished");
     call.end();
   }
+}
+
+/**
+ * A unary Batch reply cannot be split: a result that would take it past
+ * MAX_RESULT_BYTES is replaced by an error asking for it on its own.
+ */
+function capReply(results: OperationResult[]): OperationResult[] {
+  let bytes = 0;
+  return results.map((result) => {
+    bytes += resultBytes(result);
+    if (bytes <= MAX_RESULT_BYTES) return result;
+    const error = new ReplyTooLargeError(
+      `this result would take the Batch reply past ${MAX_RESULT_BYTES} bytes; ask for it in a smaller batch`,
+    );
+    return { error: { code: error.code, message: error.message } };
+  });
 }

@@ -5,7 +5,7 @@ import {
   type ApplyOutcome,
   type Entry,
   type KeyPattern,
-  ResourceExhaustedError,
+  ListFullError,
   type RingRange,
   type Stamp,
 } from "@binring/core";
@@ -39,7 +39,7 @@ export interface StoreEngine {
    * the first time decides the count this backend reports for it from then on.
    * `limited`: they are client writes, so an append that would take its list
    * past MAX_LIST_BYTES is not applied, and the call rejects with
-   * ResourceExhaustedError (listLimitError) once the other entries are applied.
+   * ListFullError (listLimitError) once the other entries are applied.
    * Copies (repair, fill, replication) are never limited: what a replica holds
    * must reach the others whatever its size.
    */
@@ -94,8 +94,8 @@ export function listElementBytes(value: string): number {
 }
 
 /** The refusal of an append that would take a list of `listBytes` past MAX_LIST_BYTES. */
-export function listLimitError(key: string, listBytes: number, value: string): ResourceExhaustedError {
-  return new ResourceExhaustedError(
+export function listLimitError(key: string, listBytes: number, value: string): ListFullError {
+  return new ListFullError(
     `list ${JSON.stringify(key)} is ${listBytes} bytes; appending ${listElementBytes(value)} more bytes would pass the limit of ${MAX_LIST_BYTES} bytes (each element counts its value bytes + ${LIST_ELEMENT_OVERHEAD_BYTES})`,
   );
 }

@@ -22,12 +22,16 @@ import {
   type HeartbeatReply__Output,
   type HeartbeatRequest,
   loadProtocol,
+  MAX_MESSAGE_BYTES,
+  MAX_OPERATIONS_PER_MESSAGE,
+  MESSAGE_BUDGET_BYTES,
   type Operation,
   type OperationResult__Output,
   type RingRange,
   TimeoutError,
   TurnBatch,
   UnavailableError,
+  utf8Bound,
   type StorageClient as WireStorageClient,
   wireToBigint,
 } from "@binring/core";
@@ -36,7 +40,7 @@ import * as grpc from "@grpc/grpc-js";
 export interface BackendChannelOptions {
   /** Deadline of one call (or of one batch on the stream). @default 10000 */
   callTimeoutMs?: number;
-  /** Most operations in one batch. @default 512 */
+  /** Most operations in one batch (at most MAX_OPERATIONS_PER_MESSAGE); a batch also stops at MESSAGE_BUDGET_BYTES. @default 512 */
   maxBatchSize?: number;
   /** Longest operations wait for the batch in flight to be answered before they are sent anyway. @default 50 */
   maxHoldMs?: number;
@@ -46,7 +50,8 @@ const CHANNEL_OPTIONS: grpc.ChannelOptions = {
   // Reconnect quickly after a backend restarts instead of grpc-js' default backoff of up to 2 minutes.
   "grpc.initial_reconnect_backoff_ms": 100,
   "grpc.max_reconnect_backoff_ms": 1000,
-  "grpc.max_receive_message_length": 64 * 1024 * 1024,
+  "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
+  "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
   "grpc.keepalive_time_ms": 10_000,
   "grpc.keepalive_timeout_ms": 5_000,
   // A connection of this client's own. grpc-js otherwise shares one HTTP/2
@@ -59,6 +64,8 @@ const CHANNEL_OPTIONS: grpc.ChannelOptions = {
 
 interface PendingOperation {
   operation: Operation;
+  /** An upper bound on the operation's encoded size. */
+  bytes: number;
   resolve(result: OperationResult__Output): void;
   reject(error: BinringError): void;
 }
@@ -69,6 +76,8 @@ type Pipe = grpc.ClientDuplexStream<BatchRequest, BatchReply__Output>;
 interface InFlightBatch {
   pipe: Pipe;
   operations: PendingOperation[];
+  /** Results received so far: a reply may come in parts (BatchReply.partial). */
+  answered: number;
   /** Fails the batch when the backend does not answer within the call timeout. */
   timer: NodeJS.Timeout;
 }
@@ -94,7 +103,7 @@ export class BackendChannel {
     // grpc-js connects lazily: creating the client never fails, even if the backend is not up yet.
     this.#client = new Storage(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
     this.#callTimeoutMs = options.callTimeoutMs ?? 10_000;
-    this.#maxBatchSize = options.maxBatchSize ?? 512;
+    this.#maxBatchSize = Math.min(options.maxBatchSize ?? 512, MAX_OPERATIONS_PER_MESSAGE);
     this.#queue = new TurnBatch((queue) => this.#sendInBatches(queue), {
       hold: () => this.#inFlight.size > 0,
       maxHoldMs: options.maxHoldMs,
@@ -109,14 +118,25 @@ export class BackendChannel {
   execute(operation: Operation): Promise<OperationResult__Output> {
     if (this.#closed) return Promise.reject(new UnavailableError(`client for ${this.address} is closed`));
     return new Promise((resolve, reject) => {
-      this.#queue.add({ operation, resolve, reject });
+      this.#queue.add({ operation, bytes: operationBytes(operation), resolve, reject });
     });
   }
 
+  /** Sends the turn's operations in batches of at most maxBatchSize operations and about MESSAGE_BUDGET_BYTES. */
   #sendInBatches(queue: PendingOperation[]): void {
-    for (let i = 0; i < queue.length; i += this.#maxBatchSize) {
-      this.#send(queue.slice(i, i + this.#maxBatchSize));
+    let start = 0;
+    let bytes = 0;
+    for (let i = 0; i < queue.length; i++) {
+      const full =
+        i - start === this.#maxBatchSize || (i > start && bytes + queue[i]!.bytes > MESSAGE_BUDGET_BYTES);
+      if (full) {
+        this.#send(queue.slice(start, i));
+        start = i;
+        bytes = 0;
+      }
+      bytes += queue[i]!.bytes;
     }
+    if (queue.length > start) this.#send(start === 0 ? queue : queue.slice(start));
   }
 
   #send(operations: PendingOperation[]): void {
@@ -131,7 +151,7 @@ export class BackendChannel {
         ),
       this.#callTimeoutMs,
     );
-    this.#inFlight.set(id, { pipe, operations, timer });
+    this.#inFlight.set(id, { pipe, operations, answered: 0, timer });
     this.sent.batches++;
     this.sent.operations += operations.length;
     pipe.write({ id, operations: operations.map((p) => p.operation) });
@@ -165,11 +185,20 @@ export class BackendChannel {
     for (const pending of this.#settle(id) ?? []) pending.reject(failure);
   }
 
+  /** Settles the operations a reply (or a part of one) answers; the batch is done with its last part. */
   #answer(reply: BatchReply__Output): void {
-    this.#settle(reply.id)?.forEach((pending, i) => {
-      const result = reply.results[i];
-      if (!result) pending.reject(new UnavailableError(`backend ${this.address} sent too few results`));
-      else if (result.result === "error" && result.error) {
+    const batch = this.#inFlight.get(reply.id);
+    if (!batch) return;
+    const first = batch.answered;
+    batch.answered += reply.results.length;
+    if (!reply.partial) this.#settle(reply.id);
+    batch.operations.forEach((pending, i) => {
+      if (i < first) return;
+      const result = reply.results[i - first];
+      if (!result) {
+        if (!reply.partial)
+          pending.reject(new UnavailableError(`backend ${this.address} sent too few results`));
+      } else if (result.result === "error" && result.error) {
         pending.reject(errorFromStatus(result.error.code, result.error.message));
       } else pending.resolve(result);
     });
@@ -261,4 +290,27 @@ export class BackendChannel {
     }
     this.#client.close();
   }
+}
+
+/** An upper bound on an operation's encoded size, from the strings it carries. */
+function operationBytes(operation: Operation): number {
+  const request = (operation.get ??
+    operation.set ??
+    operation.listAppend ??
+    operation.listRemove ??
+    operation.listGet ??
+    operation.keys ??
+    operation.listKeys ??
+    operation.clock) as
+    | { target?: { bin?: string } | null; key?: string; value?: string; prefix?: string; suffix?: string }
+    | undefined;
+  if (!request) return 64;
+  return (
+    128 +
+    utf8Bound(request.target?.bin ?? "") +
+    utf8Bound(request.key ?? "") +
+    utf8Bound(request.value ?? "") +
+    utf8Bound(request.prefix ?? "") +
+    utf8Bound(request.suffix ?? "")
+  );
 }

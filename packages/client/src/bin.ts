@@ -12,6 +12,7 @@
 import {
   bigintToWire,
   checkClock,
+  checkTransportable,
   InvalidArgumentError,
   type KeyPattern,
   type OperationResult__Output,
@@ -167,6 +168,7 @@ export class Bin implements Storage {
 
   /** Stamps an entry and applies it to every live replica, last backup first. */
   async #write(kind: WriteKind, key: string, value: string): Promise<WriteReply__Output> {
+    checkTransportable(key, value);
     const deadline = Date.now() + this.client.callTimeoutMs;
     let stamp = await this.#stamp(deadline);
     const entry = { target: this.#target(false), key, value, stamp: stampToWire(stamp) };

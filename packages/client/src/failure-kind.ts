@@ -1,14 +1,17 @@
 // How a failed call to one replica affects an operation.
 import {
   InvalidArgumentError,
+  ListFullError,
   NotReadyError,
   OutOfRangeError,
+  ReplyTooLargeError,
   StaleEpochError,
   UnavailableError,
 } from "@binring/core";
 
 /**
- * - "fatal": the request itself is bad; no replica will take it.
+ * - "fatal": the request itself is bad, or passes a limit (a full list, a
+ *   reply too large); no replica will take it and retrying will not help.
  * - "gone": the replica certainly serves no reads now (nothing listens on its
  *   port, or its store failed and it revoked its own readiness): a write may
  *   skip it, because whatever comes back there must be refilled before it is
@@ -21,7 +24,13 @@ import {
 export type FailureKind = "fatal" | "gone" | "stale-view" | "not-ready" | "retry";
 
 export function classifyFailure(error: unknown): FailureKind {
-  if (error instanceof InvalidArgumentError || error instanceof OutOfRangeError) return "fatal";
+  if (
+    error instanceof InvalidArgumentError ||
+    error instanceof OutOfRangeError ||
+    error instanceof ListFullError ||
+    error instanceof ReplyTooLargeError
+  )
+    return "fatal";
   if (error instanceof StaleEpochError) return "stale-view";
   if (error instanceof NotReadyError) return "not-ready";
   if (error instanceof UnavailableError && /store unavailable|ECONNREFUSED/.test(error.message))

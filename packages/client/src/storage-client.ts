@@ -5,6 +5,7 @@ import {
   bigintToWire,
   checkBinName,
   checkClock,
+  checkTransportable,
   DEFAULT_LIMITS,
   type KeyPattern,
   newWriterId,
@@ -39,6 +40,7 @@ export class StorageClient implements Storage {
   }
 
   #write(key: string, value: string): SetRequest {
+    checkTransportable(key, value);
     this.#seq = (this.#seq + 1) >>> 0;
     return { target: this.#target, key, value, writer: this.#writer, seq: this.#seq };
   }

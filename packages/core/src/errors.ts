@@ -56,7 +56,29 @@ export class ResourceExhaustedError extends BinringError {
   }
 }
 
-/** Thrown when a clock value would pass 2^64 - 1. */
+/**
+ * Thrown when an append would take a list past its size limit. Retrying will
+ * not help until elements are removed, so a writer gives up at once.
+ */
+export class ListFullError extends ResourceExhaustedError {
+  static readonly prefix = "list full:";
+  constructor(message: string) {
+    super(`${ListFullError.prefix} ${message}`);
+  }
+}
+
+/**
+ * Thrown when one result (a list, a keys reply) is larger than a reply may
+ * carry. Retrying will not help: narrow the request (a key prefix).
+ */
+export class ReplyTooLargeError extends ResourceExhaustedError {
+  static readonly prefix = "reply too large:";
+  constructor(message: string) {
+    super(`${ReplyTooLargeError.prefix} ${message}`);
+  }
+}
+
+/** Thrown when a clock cannot move on: it would reach its ceiling (core/value-bounds.ts). */
 export class OutOfRangeError extends BinringError {
   constructor(message: string) {
     super(message, StatusCode.OUT_OF_RANGE);
@@ -101,6 +123,12 @@ export function errorFromStatus(code: number, message: string): BinringError {
     case StatusCode.DEADLINE_EXCEEDED:
       return new TimeoutError(message);
     case StatusCode.RESOURCE_EXHAUSTED:
+      if (message.startsWith(ListFullError.prefix)) {
+        return new ListFullError(message.slice(ListFullError.prefix.length).trimStart());
+      }
+      if (message.startsWith(ReplyTooLargeError.prefix)) {
+        return new ReplyTooLargeError(message.slice(ReplyTooLargeError.prefix.length).trimStart());
+      }
       return new ResourceExhaustedError(message);
     case StatusCode.OUT_OF_RANGE:
       return new OutOfRangeError(message);

@@ -8,8 +8,10 @@ export {
   BinringError,
   errorFromStatus,
   InvalidArgumentError,
+  ListFullError,
   NotReadyError,
   OutOfRangeError,
+  ReplyTooLargeError,
   ResourceExhaustedError,
   StaleEpochError,
   StatusCode,
@@ -19,7 +21,20 @@ export {
 } from "./errors.js";
 export { freePort } from "./free-port.js";
 export { ringPoint } from "./hash.js";
-export { checkString, DEFAULT_LIMITS, type Limits, parseLimits } from "./limits.js";
+export {
+  checkString,
+  checkTransportable,
+  DEFAULT_LIMITS,
+  LIMIT_CEILINGS,
+  type Limits,
+  MAX_MESSAGE_BYTES,
+  MAX_OPERATIONS_PER_MESSAGE,
+  MAX_RESULT_BYTES,
+  MESSAGE_BUDGET_BYTES,
+  parseLimits,
+  utf8Bound,
+} from "./limits.js";
+export { decodeBatchReply, encodeBatchRequest } from "./pipe-codec.js";
 export { checkBinName, RESERVED_BIN_PREFIX } from "./reserved-bins.js";
 export {
   DEFAULT_VIRTUAL_NODES,

@@ -14,16 +14,54 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxValueBytes: 1024 * 1024,
 });
 
+/** The largest a backend may be configured to take: a key or value past these could not travel. */
+export const LIMIT_CEILINGS: Readonly<Limits> = Object.freeze({
+  maxKeyBytes: 64 * 1024,
+  maxValueBytes: 8 * 1024 * 1024,
+});
+
+// Sizes are bytes end to end (docs/HAZARDS.md 13). Every message binring
+// sends is split, or refused, well under the transport's cap.
+
+/** gRPC's cap on one message, set on every server and channel. */
+export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+/** What one batch, reply part or copy message is filled up to; one item larger than this travels alone. */
+export const MESSAGE_BUDGET_BYTES = 4 * 1024 * 1024;
+/** The largest single result a backend sends: one list, or one keys/listKeys reply. */
+export const MAX_RESULT_BYTES = 32 * 1024 * 1024;
+/** Operations in one Batch or Pipe message, whatever their size. */
+export const MAX_OPERATIONS_PER_MESSAGE = 1024;
+
+/**
+ * What a client checks before sending: a key or value past the ceilings no
+ * backend may be configured to take is refused at once (each backend then
+ * checks its own, smaller, limits).
+ */
+export function checkTransportable(key: string, value: string): void {
+  checkString("key", key, LIMIT_CEILINGS.maxKeyBytes);
+  checkString("value", value, LIMIT_CEILINGS.maxValueBytes);
+}
+
 /** Fills unset fields with defaults and rejects nonsense. */
 export function parseLimits(partial: Partial<Limits> = {}): Limits {
   const limits = { ...DEFAULT_LIMITS, ...partial };
   for (const field of ["maxKeyBytes", "maxValueBytes"] as const) {
     const value = limits[field];
-    if (!Number.isSafeInteger(value) || value < 1) {
-      throw new InvalidArgumentError(`${field} must be a positive integer, got ${String(value)}`);
+    if (!Number.isSafeInteger(value) || value < 1 || value > LIMIT_CEILINGS[field]) {
+      throw new InvalidArgumentError(
+        `${field} must be an integer from 1 to ${LIMIT_CEILINGS[field]}, got ${String(value)}`,
+      );
     }
   }
   return limits;
+}
+
+/**
+ * An upper bound on a string's UTF-8 size, cheap for short strings (a UTF-16
+ * code unit never takes more than 3 bytes) and exact for long ones.
+ */
+export function utf8Bound(value: string): number {
+  return value.length < 4096 ? value.length * 3 : Buffer.byteLength(value, "utf8");
 }
 
 /** Throws unless value is a string of at most maxBytes UTF-8 bytes. */

@@ -177,6 +177,7 @@ export function encodeBatchReply(m: BatchReply): Buffer {
   const w = protobuf.Writer.create();
   for (const result of m.results ?? []) writeMessage(w, 1, result, writeResult);
   writeUint32(w, 2, m.id);
+  writeBool(w, 3, m.partial);
   return w.finish() as Buffer;
 }
 
@@ -401,10 +402,11 @@ export function decodeBatchRequest(buffer: Uint8Array): BatchRequest__Output {
 
 export function decodeBatchReply(buffer: Uint8Array): BatchReply__Output {
   const r = protobuf.Reader.create(buffer);
-  const m: BatchReply__Output = { results: [], id: 0 };
+  const m: BatchReply__Output = { results: [], id: 0, partial: false };
   readFields(r, r.len, (field, wireType) => {
     if (field === 1 && wireType === LENGTH_DELIMITED) m.results.push(readMessage(r, readResult));
     else if (field === 2) m.id = r.uint32();
+    else if (field === 3) m.partial = r.bool();
     else r.skipType(wireType);
   });
   return m;

@@ -22,7 +22,7 @@ describe("a paused primary", () => {
 
     // A write on its way: on both backups (the chain's first two steps), not yet on the primary.
     const target = { bin: "paused", epoch: "0", requireReady: false };
-    const stamp = { clock: "999999999999", writer: "00000000000000aa", seq: 1 };
+    const stamp = { clock: "3999999999", writer: "00000000000000aa", seq: 1 };
     for (const address of [secondBackup!, firstBackup!]) {
       const channel = new BackendChannel(address);
       await channel.execute({ set: { target, key: "k", value: "after", stamp } });

@@ -25,7 +25,7 @@ it("an append that a concurrent remove overtook is restamped and shows", async (
     target,
     key: "l",
     value: "x",
-    stamp: { clock: "999999999999", writer: "00000000000000bb", seq: 1 },
+    stamp: { clock: "3999999999", writer: "00000000000000bb", seq: 1 },
   };
   for (const address of [secondBackup, firstBackup]) {
     const channel = new BackendChannel(address);

@@ -28,8 +28,8 @@ describe("data commands", () => {
     });
     expect((await cli("keys", "--bin", "alice", "--prefix", "gr")).stdout).toBe("greeting\n");
     expect((await cli("list-keys", "--bin", "alice")).stdout).toBe("todo\n");
-    expect((await cli("clock", "--bin", "alice", "5000000000")).stdout).toBe("5000000000\n");
-    expect(JSON.parse((await cli("clock", "--bin", "alice", "--json")).stdout).result).toBe("5000000001");
+    expect((await cli("clock", "--bin", "alice", "4000000000")).stdout).toBe("4000000000\n");
+    expect(JSON.parse((await cli("clock", "--bin", "alice", "--json")).stdout).result).toBe("4000000001");
     expect((await cli("get", "--bin", "", "greeting")).stdout).toBe("(nil)\n");
   });
 });

@@ -68,7 +68,7 @@ export function itLimitsListSizes(openEngine: () => Promise<StoreEngine>): void 
     const over = entry("l", "append", `${"é".repeat(EIGHTH / 2)}x`);
     const error = await refusal(engine.apply([over], true, true));
     expect(error.message).toBe(
-      `list "l" is ${MAX_LIST_BYTES - MAX_LIST_BYTES / 8} bytes; appending ${EIGHTH + 1 + ELEMENT_OVERHEAD} more bytes would pass the limit of 8388608 bytes (each element counts its value bytes + 64)`,
+      `list full: list "l" is ${MAX_LIST_BYTES - MAX_LIST_BYTES / 8} bytes; appending ${EIGHTH + 1 + ELEMENT_OVERHEAD} more bytes would pass the limit of 8388608 bytes (each element counts its value bytes + 64)`,
     );
     expect(await engine.getList("big", "l")).toEqual(values);
 

@@ -13,7 +13,14 @@ import { createLogger } from "../logger.js";
 import { onShutdown } from "../shutdown.js";
 
 export const BACKEND_USAGE = `binring backend --listen HOST:PORT (--redis URL | --store memory) [--ready]
-    [--max-key-bytes N] [--max-value-bytes N] [--key-prefix P] [--read-cache-mb 64] [--tombstone-ttl 24h]`;
+    [--max-key-bytes N] [--max-value-bytes N] [--key-prefix P] [--read-cache-mb 64] [--tombstone-ttl 24h]
+    [--appendfsync always|everysec]`;
+
+/** --appendfsync: Redis's fsync policy, set by the backend on every connection. */
+function appendfsync(value: string | undefined): "always" | "everysec" | undefined {
+  if (value === undefined || value === "always" || value === "everysec") return value;
+  throw new CliError(`${flagName("appendfsync")} must be always or everysec, got ${JSON.stringify(value)}`);
+}
 
 /** --read-cache-mb in bytes; undefined leaves the engine's default. */
 function readCacheBytes(value: string | undefined): number | undefined {
@@ -32,6 +39,7 @@ export async function backendCommand(args: string[]): Promise<void> {
     "max-value-bytes": { type: "string" },
     "read-cache-mb": { type: "string" },
     "tombstone-ttl": { type: "string" },
+    appendfsync: { type: "string" },
   });
   const listen = parseAddress("listen", values.listen ?? "127.0.0.1:0");
   const storeKind = values.store ?? (values.redis ? "redis" : undefined);
@@ -54,6 +62,7 @@ export async function backendCommand(args: string[]): Promise<void> {
             url: values.redis!,
             keyPrefix: values["key-prefix"],
             readCacheBytes: readCacheBytes(values["read-cache-mb"]),
+            appendfsync: appendfsync(values.appendfsync),
           },
     ready: values.ready,
     tombstoneTtlMs: parseDuration("tombstone-ttl", values["tombstone-ttl"], DEFAULT_TOMBSTONE_TTL_MS),

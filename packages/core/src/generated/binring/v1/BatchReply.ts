@@ -8,6 +8,12 @@ export interface BatchReply {
    * Pipe only: the id of the request this answers.
    */
   'id'?: (number);
+  /**
+   * Pipe only: more results of this id follow in the next message. A reply
+   * larger than one message should carry is split into consecutive messages,
+   * each holding the next results in order.
+   */
+  'partial'?: (boolean);
 }
 
 export interface BatchReply__Output {
@@ -16,4 +22,10 @@ export interface BatchReply__Output {
    * Pipe only: the id of the request this answers.
    */
   'id': (number);
+  /**
+   * Pipe only: more results of this id follow in the next message. A reply
+   * larger than one message should carry is split into consecutive messages,
+   * each holding the next results in order.
+   */
+  'partial': (boolean);
 }
