@@ -31,6 +31,7 @@ import {
   type Entry,
   encodeStamp,
   type KeyPattern,
+  MESSAGE_BUDGET_BYTES,
   matchesPattern,
   ResourceExhaustedError,
   RING_SIZE,
@@ -328,13 +329,17 @@ export class RedisEngine implements StoreEngine {
   #applyInChunks(pending: PendingApply[]): void {
     let chunk: PendingApply[] = [];
     let size = 0;
+    let bytes = 0;
     for (const request of pending.flatMap((request) => splitApply(request))) {
       chunk.push(request);
       size += request.entries.length;
-      if (size >= ENTRIES_PER_SCRIPT_CALL) {
+      for (const entry of request.entries) bytes += entry.value.length + entry.key.length;
+      // One script call blocks Redis while it runs: keep each to about one message's worth.
+      if (size >= ENTRIES_PER_SCRIPT_CALL || bytes >= MESSAGE_BUDGET_BYTES) {
         void this.#applyChunk(chunk);
         chunk = [];
         size = 0;
+        bytes = 0;
       }
     }
     if (chunk.length > 0) void this.#applyChunk(chunk);
@@ -420,17 +425,21 @@ export class RedisEngine implements StoreEngine {
   async *scan(ranges: readonly RingRange[], batchSize: number): AsyncIterable<Entry[]> {
     const bins = await this.#binsIn(ranges);
     let batch: Entry[] = [];
+    let bytes = 0;
     for (let i = 0; i < bins.length; i += BINS_PER_ROUND) {
       const entriesPerBin = await Promise.all(
         bins.slice(i, i + BINS_PER_ROUND).map((bin) => this.#binEntries(bin)),
       );
-      // Entry by entry, so that a bin with a long list still travels in batches of batchSize.
+      // Entry by entry, so that a bin with a long list still travels in batches of batchSize and of about
+      // MESSAGE_BUDGET_BYTES (values may be megabytes each).
       for (const entries of entriesPerBin) {
         for (const entry of entries) {
           batch.push(entry);
-          if (batch.length >= batchSize) {
+          bytes += entry.value.length + entry.key.length;
+          if (batch.length >= batchSize || bytes >= MESSAGE_BUDGET_BYTES) {
             yield batch;
             batch = [];
+            bytes = 0;
           }
         }
       }

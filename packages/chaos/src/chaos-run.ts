@@ -13,6 +13,7 @@ import { type Logger, pino } from "pino";
 import type { BackendKill, ClusterControl } from "./cluster-control.js";
 import { nextFault, type PlannedFault } from "./fault-schedule.js";
 import { readFinalState } from "./final-reads.js";
+import { type FuzzCounts, Fuzzer } from "./fuzzer.js";
 import { type FaultAction, HistoryWriter } from "./history.js";
 import { type ClusterHealth, isReady, isSettled, readClusterHealth } from "./keeper-status.js";
 import { Random } from "./random.js";
@@ -38,6 +39,8 @@ export interface ChaosOptions {
   clientOptions?: Partial<BinClientOptions>;
   /** Longest wait for the cluster to be ready before the run and after healing. @default 120000 */
   settleTimeoutMs?: number;
+  /** Run a hostile caller (fuzzer.ts) against every backend while the workload runs. @default false */
+  fuzz?: boolean;
   /** Called every few seconds while the run goes. */
   onProgress?: (progress: ChaosProgress) => void;
   /** @default a silent logger */
@@ -50,6 +53,8 @@ export interface ChaosProgress {
   durationMs: number;
   counts: WorkloadCounts;
   faults: number;
+  /** Calls the fuzzer made, when it runs. */
+  fuzz?: FuzzCounts;
   /** Impaired processes, e.g. "backend-2 (killed)". */
   impaired: string[];
 }
@@ -58,6 +63,8 @@ export interface ChaosResult {
   historyPath: string;
   counts: WorkloadCounts;
   faults: number;
+  /** Calls the fuzzer made, when it ran. */
+  fuzz?: FuzzCounts;
   /** From the end of the chaos phase until every backend was ready again. */
   healMs: number;
 }
@@ -82,6 +89,7 @@ export class ChaosRun {
   readonly #history: HistoryWriter;
   readonly #random: Random;
   readonly #workload: Workload;
+  readonly #fuzzer: Fuzzer | undefined;
   readonly #backendDown = new Map<number, Down>();
   readonly #keeperDown = new Map<number, Down>();
   /** target name -> its scheduled recovery; run early by heal(). */
@@ -108,6 +116,10 @@ export class ChaosRun {
       random: this.#random.split(),
       history: this.#history,
     });
+    // Split last, so the workload's and the schedule's streams stay those of a run without it.
+    this.#fuzzer = options.fuzz
+      ? new Fuzzer({ backends: options.backends, random: this.#random.split() })
+      : undefined;
   }
 
   async run(): Promise<ChaosResult> {
@@ -127,16 +139,18 @@ export class ChaosRun {
           faults: options.control ? "injected" : "none (cluster not owned)",
           keys: options.keys ?? DEFAULT_KEYS,
           sabotage: options.clientOptions?.unsafeSabotage ?? null,
+          fuzz: options.fuzz ?? false,
         },
       });
       await this.#waitUntilSettled("the cluster to be ready before the run");
       this.#phase = "chaos";
       this.#chaosStartedAt = performance.now();
       this.#workload.start();
+      this.#fuzzer?.start();
       await this.#injectFaults();
       this.#phase = "healing";
       const healStartedAt = performance.now();
-      await Promise.all([this.#workload.stop(), this.#heal()]);
+      await Promise.all([this.#workload.stop(), this.#fuzzer?.stop(), this.#heal()]);
       await this.#waitUntilSettled("every backend to be ready after healing");
       const healMs = Math.round(performance.now() - healStartedAt);
       this.#phase = "final reads";
@@ -145,6 +159,7 @@ export class ChaosRun {
         historyPath: this.#history.path,
         counts: this.#workload.counts,
         faults: this.#faults,
+        fuzz: this.#fuzzer?.counts,
         healMs,
       };
     } finally {
@@ -152,6 +167,7 @@ export class ChaosRun {
       for (const { timer } of this.#recoveries.values()) clearTimeout(timer);
       // Already stopped on success; after a failure the clients must not outlive the run.
       await this.#workload.stop();
+      await this.#fuzzer?.stop();
       await this.#history.close();
     }
   }
@@ -359,6 +375,7 @@ export class ChaosRun {
       durationMs: this.#options.durationMs,
       counts: { ...this.#workload.counts },
       faults: this.#faults,
+      fuzz: this.#fuzzer && { ...this.#fuzzer.counts },
       impaired,
     });
   }

@@ -13,6 +13,7 @@ export {
   type PlannedFault,
   type ScheduleState,
 } from "./fault-schedule.js";
+export { type FuzzCounts, Fuzzer, type FuzzerOptions } from "./fuzzer.js";
 export type { FaultRecord, FinalRecord, HistoryRecord, MetaRecord, OpRecord } from "./history.js";
 export { type ClusterHealth, isReady, isSettled, readClusterHealth } from "./keeper-status.js";
 export { Random } from "./random.js";

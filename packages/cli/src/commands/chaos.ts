@@ -7,7 +7,7 @@
 // reads. The history (history.jsonl) goes to --out.
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { type ChaosProgress, ChaosRun } from "@binring/chaos";
+import { type ChaosProgress, ChaosRun, type FuzzCounts } from "@binring/chaos";
 import { parseSabotage } from "@binring/client";
 import { parseDuration, parseFlags, parsePositiveInt } from "../args.js";
 import { CliError } from "../cli-error.js";
@@ -17,7 +17,7 @@ import { createLogger } from "../logger.js";
 import { verifyRun } from "../verify-run.js";
 
 export const CHAOS_USAGE = `binring chaos (--local [--backends 6] [--keepers 3] [--dir DIR] | --config binring.json)
-    [--duration 60s] [--fault-every 5s] [--seed N] [--clients 16] [--out DIR]`;
+    [--duration 60s] [--fault-every 5s] [--seed N] [--clients 16] [--out DIR] [--fuzz]`;
 
 export async function chaosCommand(args: string[]): Promise<void> {
   const { values } = parseFlags("chaos", args, {
@@ -31,6 +31,7 @@ export async function chaosCommand(args: string[]): Promise<void> {
     seed: { type: "string" },
     clients: { type: "string" },
     out: { type: "string" },
+    fuzz: { type: "boolean" },
   });
   const local = values.local === true;
   if (!local && (values.backends || values.keepers || values.dir)) {
@@ -113,12 +114,13 @@ export async function chaosCommand(args: string[]): Promise<void> {
       outDir: out,
       processes: clients,
       clientOptions: sabotage ? { unsafeSabotage: sabotage } : {},
+      fuzz: values.fuzz === true,
       logger,
       onProgress: (progress) => process.stderr.write(`${renderProgress(progress)}\n`),
     }).run();
     const { ok, fail, unknown } = result.counts;
     process.stderr.write(
-      `binring chaos: ${ok + fail + unknown} operations (ok ${ok}, fail ${fail}, unknown ${unknown}), ${result.faults} faults, healed in ${result.healMs} ms; checking the history\n`,
+      `binring chaos: ${ok + fail + unknown} operations (ok ${ok}, fail ${fail}, unknown ${unknown}), ${result.faults} faults${renderFuzz(result.fuzz)}, healed in ${result.healMs} ms; checking the history\n`,
     );
     await stopCluster();
     const verified = await verifyRun(
@@ -157,5 +159,10 @@ function renderProgress(progress: ChaosProgress): string {
       ? `${Math.round(progress.elapsedMs / 1000)}/${Math.round(progress.durationMs / 1000)} s`
       : progress.phase;
   const impaired = progress.impaired.length > 0 ? `; down: ${progress.impaired.join(", ")}` : "";
-  return `  chaos ${clock}: ${ok + fail + unknown} ops (ok ${ok}, fail ${fail}, unknown ${unknown}), ${progress.faults} faults${impaired}`;
+  return `  chaos ${clock}: ${ok + fail + unknown} ops (ok ${ok}, fail ${fail}, unknown ${unknown}), ${progress.faults} faults${renderFuzz(progress.fuzz)}${impaired}`;
+}
+
+function renderFuzz(fuzz: FuzzCounts | undefined): string {
+  if (!fuzz) return "";
+  return `, fuzz ${fuzz.answered + fuzz.refused} calls (answered ${fuzz.answered}, refused ${fuzz.refused}, internal ${fuzz.internal})`;
 }
