@@ -1,7 +1,8 @@
 // A whole cluster of local processes, owned by the command that started it
 // (`binring dev`, `binring chaos --local`): per backend a redis-server
-// (append-only, under --dir; the memory engine when redis-server is missing)
-// and a `binring backend`, then the keepers, all reading one cluster file.
+// (append-only, under --dir, synced as `appendfsync` says; the memory engine
+// when redis-server is missing) and a `binring backend` that holds its Redis
+// to that appendfsync, then the keepers, all reading one cluster file.
 // Each process can be killed, restarted on its own address, paused and
 // resumed by index, which is what the chaos runner needs.
 import { rmSync, writeFileSync } from "node:fs";
@@ -9,7 +10,15 @@ import { join } from "node:path";
 import type { BackendKill, ClusterControl } from "@binring/chaos";
 import { type ClusterConfig, freePort } from "@binring/core";
 import type { Logger } from "pino";
-import { type Child, CLI_MAIN, hasRedisServer, startChild, startRedis, stopAll } from "./processes.js";
+import {
+  type Appendfsync,
+  type Child,
+  CLI_MAIN,
+  hasRedisServer,
+  startChild,
+  startRedis,
+  stopAll,
+} from "./processes.js";
 
 export interface LocalClusterOptions {
   backends: number;
@@ -22,6 +31,13 @@ export interface LocalClusterOptions {
   portBase: number;
   /** Extra flags for every keeper (timing). @default [] */
   keeperArgs?: string[];
+  /**
+   * Every Redis's appendfsync: each redis-server starts with it, and each
+   * backend gets `--appendfsync` so it sets it again on every connection.
+   * "always" is power-loss safe and costs write throughput (`npm run bench -- durability`).
+   * Without redis-server (the memory engine) it means nothing. @default "everysec"
+   */
+  appendfsync?: Appendfsync;
   logger: Logger;
 }
 
@@ -74,6 +90,10 @@ export class LocalCluster implements ClusterControl {
     return this.#slots.every((slot) => slot.redis !== undefined);
   }
 
+  get appendfsync(): Appendfsync {
+    return this.options.appendfsync ?? "everysec";
+  }
+
   /** One row per process: name, address, store or HTTP address, pid. */
   describe(): string[][] {
     return [
@@ -99,7 +119,7 @@ export class LocalCluster implements ClusterControl {
     const useRedis = hasRedisServer();
     if (!useRedis)
       options.logger.warn(
-        "redis-server not found on PATH: backends use the in-memory engine (data ends with them)",
+        `redis-server not found on PATH: backends use the in-memory engine (data ends with them${this.appendfsync === "always" ? "; appendfsync always has nothing to sync" : ""})`,
       );
     for (let i = 0; i < options.backends; i++) {
       const slot: BackendSlot = {
@@ -130,7 +150,14 @@ export class LocalCluster implements ClusterControl {
     const store: string[] = ["--store", "memory"];
     if (slot.redis) {
       if (!slot.redis.child) await this.#startRedis(slot, slot.redis);
-      store.splice(0, 2, "--redis", `redis://127.0.0.1:${slot.redis.port}`);
+      store.splice(
+        0,
+        2,
+        "--redis",
+        `redis://127.0.0.1:${slot.redis.port}`,
+        "--appendfsync",
+        this.appendfsync,
+      );
     }
     slot.child = this.#watch(
       await startChild(
@@ -153,6 +180,7 @@ export class LocalCluster implements ClusterControl {
         `redis-${index}`,
         redis.port,
         redis.dir,
+        this.appendfsync,
         logger,
         join(dir, "logs", `redis-${index}.log`),
       ),

@@ -76,10 +76,15 @@ export function startChild(
   });
 }
 
+/** Redis's fsync policy for its append-only file: "always" syncs every write (power-loss safe), "everysec" once a second. */
+export type Appendfsync = "always" | "everysec";
+
+/** A redis-server with an append-only file synced as `appendfsync` says, and no RDB snapshots. */
 export function startRedis(
   name: string,
   port: number,
   dir: string,
+  appendfsync: Appendfsync,
   logger: Logger,
   logFile?: string,
 ): Promise<Child> {
@@ -87,7 +92,20 @@ export function startRedis(
   return startChild(
     name,
     "redis-server",
-    ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--appendonly", "yes", "--save", ""],
+    [
+      "--port",
+      String(port),
+      "--bind",
+      "127.0.0.1",
+      "--dir",
+      dir,
+      "--appendonly",
+      "yes",
+      "--appendfsync",
+      appendfsync,
+      "--save",
+      "",
+    ],
     /Ready to accept connections/,
     logger,
     logFile,

@@ -1,0 +1,105 @@
+// `binring dev --appendfsync`: every backend's Redis syncs its append-only file
+// as asked, and every backend holds it there (it sets it again when it
+// reconnects), until Ctrl-C stops them all.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createConnection } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Redis } from "ioredis";
+import { afterEach, expect, it } from "vitest";
+import { ChildProcess, CLI_MAIN, runCli, waitFor } from "../support/index.js";
+
+let dev: ChildProcess | undefined;
+let dir: string | undefined;
+afterEach(async () => {
+  await dev?.kill("SIGKILL");
+  dev = undefined;
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+async function persistence(redis: Redis): Promise<{ appendonly: string; appendfsync: string }> {
+  const [, appendonly] = (await redis.config("GET", "appendonly")) as string[];
+  const [, appendfsync] = (await redis.config("GET", "appendfsync")) as string[];
+  return { appendonly: appendonly!, appendfsync: appendfsync! };
+}
+
+/** Whether anything accepts connections on the port. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: "127.0.0.1", port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+it("binring dev --appendfsync always starts every Redis with appendfsync always and every backend holding it", {
+  timeout: 30_000,
+}, async () => {
+  dir = mkdtempSync(join(tmpdir(), "binring-dev-"));
+  const started = await ChildProcess.spawn(
+    "binring dev",
+    process.execPath,
+    [
+      CLI_MAIN,
+      "dev",
+      "--appendfsync",
+      "always",
+      "--port-base",
+      "0",
+      "--keepers",
+      "0",
+      "--backends",
+      "3",
+      "--dir",
+      dir,
+      "--config",
+      join(dir, "binring.json"),
+    ],
+    { readyLine: /^ {2}cluster file: /, timeoutMs: 20_000 },
+  );
+  dev = started.child;
+  const output = dev.output();
+  expect(output).toMatch(/^ {2}redis appendfsync: always$/m);
+  // One row per backend: name, address, "redis 127.0.0.1:PORT", pid.
+  const rows = [...output.matchAll(/^ {2}backend-\d+\s+\S+\s+redis 127\.0\.0\.1:(\d+)\s+(\d+)\s*$/gm)];
+  expect(rows, output).toHaveLength(3);
+  const redisPorts = rows.map((row) => Number(row[1]));
+  for (const [, , pid] of rows) {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    expect(argv.slice(argv.indexOf("--appendfsync"), argv.indexOf("--appendfsync") + 2)).toEqual([
+      "--appendfsync",
+      "always",
+    ]);
+  }
+  const admins = redisPorts.map((port) => new Redis({ port, host: "127.0.0.1", lazyConnect: true }));
+  try {
+    for (const admin of admins)
+      expect(await persistence(admin)).toEqual({ appendonly: "yes", appendfsync: "always" });
+    // Relaxed behind the backend's back, then its connection dropped: it reconnects and sets always again.
+    const [admin] = admins;
+    await admin!.config("SET", "appendfsync", "everysec");
+    expect((await persistence(admin!)).appendfsync).toBe("everysec");
+    await admin!.client("KILL", "TYPE", "normal");
+    await waitFor(
+      "backend-0 to set appendfsync always again on reconnecting",
+      async () => (await persistence(admin!)).appendfsync === "always",
+      { timeoutMs: 10_000, intervalMs: 100 },
+    );
+  } finally {
+    for (const admin of admins) admin.disconnect();
+  }
+  await dev.kill("SIGTERM");
+  expect(await dev.waitExit()).toEqual({ code: 0, signal: null });
+  for (const port of redisPorts) expect(await listening(port), `redis on ${port} after Ctrl-C`).toBe(false);
+});
+
+it("binring dev refuses an unknown --appendfsync with one line, starting nothing", async () => {
+  const result = await runCli(["dev", "--appendfsync", "no", "--port-base", "0"]);
+  expect(result.code).toBe(2);
+  expect(result.stderr.trim().split("\n")).toHaveLength(1);
+  expect(result.stderr).toMatch(/^--appendfsync must be always or everysec, got "no"$/m);
+});
