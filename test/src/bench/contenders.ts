@@ -39,14 +39,23 @@ export async function clusterStatus(binring: Binring): Promise<KeeperStatus> {
 /**
  * A binring cluster with keepers at their production timing (as `binring
  * dev` runs them), resolved once the keepers made every backend ready.
- * No append-only files, like the Redis Cluster and raw Redis it is compared with.
+ * No append-only files, like the Redis Cluster and raw Redis it is compared
+ * with, unless `appendfsync` is given: then each Redis keeps one synced that
+ * way, as `binring dev --appendfsync` runs it.
  */
 export async function startBinring(
   backends: number,
   keepers: number,
   callTimeoutMs?: number,
+  appendfsync?: "always" | "everysec",
 ): Promise<Binring> {
-  const cluster = await LocalCluster.start({ backends, keepers, keeperArgs: [], appendOnly: false });
+  const cluster = await LocalCluster.start({
+    backends,
+    keepers,
+    keeperArgs: [],
+    appendOnly: false,
+    appendfsync,
+  });
   try {
     const statusHttps = await Promise.all(
       cluster.keeperProcesses.map(async (keeper) => (await keeper!.waitForLine(/"http":"([^"]+)"/))[1]!),
@@ -63,7 +72,7 @@ export async function startBinring(
       statusHttps,
       spec: {
         kind: "binring",
-        name: `binring (${backends} backends, ${keepers} keeper${keepers === 1 ? "" : "s"})`,
+        name: `binring (${backends} backends, ${keepers} keeper${keepers === 1 ? "" : "s"}${appendfsync ? `, appendfsync ${appendfsync}` : ""})`,
         backends: cluster.addresses,
         keepers: cluster.keepers,
         callTimeoutMs,

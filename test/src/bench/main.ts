@@ -4,6 +4,7 @@
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { REPO_ROOT } from "../support/binring-process.js";
 import { backendBench } from "./backend-bench.js";
+import { durabilityBench } from "./durability-bench.js";
 import { failoverBench } from "./failover-bench.js";
 import { describeMachine, NOISE_NOTE } from "./machine.js";
 import { placementBench } from "./placement-bench.js";
@@ -21,6 +22,7 @@ const BENCHMARKS: Record<string, { title: string; run: (settings: BenchSettings)
     placement: { title: "Scale: placement and ring memory up to 300 backends", run: placementBench },
     repair: { title: "Scale: repair time vs data size", run: repairBench },
     backend: { title: "One backend over gRPC vs raw Redis", run: backendBench },
+    durability: { title: "Durability: appendfsync always vs everysec", run: durabilityBench },
   };
 
 /** Earlier names, kept so documented commands go on working: `bins` became part of `throughput`. */

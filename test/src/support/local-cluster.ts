@@ -9,7 +9,7 @@ import { freePort } from "@binring/core";
 import { KeeperRing } from "@binring/keeper";
 import { type BackendProcess, CLI_MAIN, startBackendProcess } from "./binring-process.js";
 import { ChildProcess } from "./child.js";
-import { RedisServer } from "./redis-server.js";
+import { RedisServer, type RedisServerOptions } from "./redis-server.js";
 
 export interface ClusterMember {
   redis: RedisServer;
@@ -67,6 +67,13 @@ export interface LocalClusterOptions {
   zoneOf?: (i: number) => string;
   /** Extra flags for every backend, at start and restart. @default none */
   backendArgs?: string[];
+  /**
+   * Durability, as `binring dev --appendfsync` sets it: every Redis starts with
+   * an append-only file synced this way (whatever `appendOnly` says), and every
+   * backend gets `--appendfsync` so it sets it again on each connection.
+   * @default unset: Redis as `appendOnly` says, backends leave it alone
+   */
+  appendfsync?: "always" | "everysec";
 }
 
 export class LocalCluster {
@@ -80,20 +87,30 @@ export class LocalCluster {
     readonly configPath: string,
     private readonly keeperArgs: string[],
     private readonly backendArgs: string[],
+    /** For a Redis started anew on restart: always append-only, else a restart brings nothing back. */
+    private readonly restartRedisOptions: RedisServerOptions,
   ) {}
 
   static async start(options: LocalClusterOptions): Promise<LocalCluster> {
     const keeperCount = options.keepers ?? 0;
     const ready = options.ready ?? keeperCount === 0;
     const running = options.running ?? options.backends;
+    const { appendfsync } = options;
+    const redisOptions: RedisServerOptions = appendfsync
+      ? { appendOnly: true, appendfsync }
+      : { appendOnly: options.appendOnly ?? true };
+    const backendArgs = [
+      ...(options.backendArgs ?? []),
+      ...(appendfsync ? ["--appendfsync", appendfsync] : []),
+    ];
     const members = await Promise.all(
       Array.from({ length: options.backends }, async (_, i) => {
-        const redis = await RedisServer.start({ appendOnly: options.appendOnly ?? true });
+        const redis = await RedisServer.start(redisOptions);
         if (i >= running) return { redis, backend: undefined, address: `127.0.0.1:${await freePort()}` };
         const backend = await startBackendProcess({
           redisUrl: redis.url,
           ready,
-          extraArgs: options.backendArgs,
+          extraArgs: backendArgs,
         });
         return { redis, backend, address: backend.address };
       }),
@@ -114,7 +131,8 @@ export class LocalCluster {
       keepers,
       configPath,
       options.keeperArgs ?? FAST_KEEPER_ARGS,
-      options.backendArgs ?? [],
+      backendArgs,
+      { ...redisOptions, appendOnly: true },
     );
     for (let i = 0; i < keeperCount; i++) await cluster.startKeeper(i);
     return cluster;
@@ -167,7 +185,7 @@ export class LocalCluster {
     if (member.backend) await this.kill(address);
     if (options.redis === "empty") {
       await member.redis.destroy();
-      member.redis = await RedisServer.start({ appendOnly: true });
+      member.redis = await RedisServer.start(this.restartRedisOptions);
     } else if (!member.redis.running) {
       await member.redis.restart();
     }

@@ -10,6 +10,8 @@ import { ChildProcess } from "./child.js";
 export interface RedisServerOptions {
   /** Keep an append-only file, so restart() brings the data back. @default false */
   appendOnly?: boolean;
+  /** How the append-only file is synced (when there is one). @default "always" */
+  appendfsync?: "always" | "everysec";
 }
 
 let checked = false;
@@ -65,7 +67,7 @@ export class RedisServer {
       "--appendonly",
       this.options.appendOnly ? "yes" : "no",
       "--appendfsync",
-      "always",
+      this.options.appendfsync ?? "always",
       "--logfile",
       "",
     );
