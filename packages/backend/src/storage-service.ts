@@ -1,7 +1,7 @@
 // The Storage gRPC service: decodes requests, calls the BackendNode, encodes
 // replies. Every failure becomes a gRPC status naming what went wrong; inside a
 // Batch each operation fails on its own. Sizes are bytes end to end
-// (docs/HAZARDS.md 13): a message carries at most MAX_OPERATIONS_PER_MESSAGE
+// (docs/HAZARDS.md 13, 14): a message carries at most MAX_OPERATIONS_PER_MESSAGE
 // operations, replies and scans are split into messages of about
 // MESSAGE_BUDGET_BYTES, one result never passes MAX_RESULT_BYTES, and a Pipe
 // stream stops being read while MAX_OPERATIONS_IN_FLIGHT of its operations run

@@ -1,7 +1,7 @@
 // A caller that sends without reading its replies cannot grow a backend's
 // memory without bound: the backend stops reading a Pipe stream while its
 // replies wait on the caller's flow control or too many of its operations
-// run, and HTTP/2 flow control then stops the caller (docs/HAZARDS.md 13).
+// run, and HTTP/2 flow control then stops the caller (docs/HAZARDS.md 14).
 import { readFileSync } from "node:fs";
 import * as http2 from "node:http2";
 import { StorageClient } from "@binring/client";
