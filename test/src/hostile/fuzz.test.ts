@@ -52,8 +52,7 @@ it("a workload beside the fuzzer sees nothing lost or out of order, and every ba
   expect(Number(fuzz![3])).toBeGreaterThan(0);
   expect(readFileSync(join(out, "summary.md"), "utf8")).toMatch(/^# binring verification: PASS/);
   // No backend crashed, and the keeper still sees every one ready.
-  for (const member of cluster.members)
-    expect(member.backend?.child.running, member.address).toBe(true);
+  for (const member of cluster.members) expect(member.backend?.child.running, member.address).toBe(true);
   const status = await keeperStatus(cluster.keeperHttp[0]!);
   expect(status.backends.map((backend) => backend.state)).toEqual(cluster.addresses.map(() => "ready"));
 }, 150_000);

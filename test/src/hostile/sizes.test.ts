@@ -33,7 +33,8 @@ function bigValue(i: number): string {
 }
 
 beforeAll(async () => {
-  cluster = await LocalCluster.start({ backends: 4, keepers: 1 });
+  // Default keeper timing: these tests move tens of megabytes, and the tests' fast leases flap on a loaded machine.
+  cluster = await LocalCluster.start({ backends: 4, keepers: 1, keeperArgs: [] });
   http = cluster.keeperHttp[0]!;
   await waitForSettled(http, allReady());
   client = await BinClient.fromConfig(cluster.configPath, { callTimeoutMs: 20_000 });
