@@ -194,7 +194,7 @@ export class BackendNode {
     let stamp: Stamp;
     if (request.stamp) {
       stamp = checkStamp("stamp", request.stamp);
-      await this.clock.checkJump("stamp.clock", stamp.clock);
+      await this.clock.checkCaughtUp("stamp.clock", stamp.clock);
       await this.clock.observe(stamp.clock);
     } else {
       const writer = request.writer ? checkWriterId("writer", request.writer) : this.#writer;
@@ -248,7 +248,7 @@ export class BackendNode {
    */
   async raiseClock(target: CallTarget, atLeast: bigint): Promise<bigint> {
     this.#admit(target, true);
-    await this.clock.checkJump("atLeast", atLeast);
+    await this.clock.checkCaughtUp("atLeast", atLeast);
     if (atLeast > 0n) await this.#storing(() => this.clock.observe(atLeast - 1n));
     return this.clock.peek();
   }

@@ -3,7 +3,14 @@
 // resumes at the reservation and never repeats or goes backwards. It never
 // reaches CLOCK_CEILING (core/value-bounds.ts): a clock that cannot tick would
 // let a later write tie with an earlier one.
-import { CLOCK_CEILING, checkClock, checkClockJump, OutOfRangeError } from "@binring/core";
+import {
+  CLOCK_CEILING,
+  ClockBehindError,
+  checkClock,
+  checkClockJump,
+  MAX_CLOCK_JUMP,
+  OutOfRangeError,
+} from "@binring/core";
 import type { StoreEngine } from "./store-engine.js";
 
 /** How far ahead of the clock a reservation goes: one store write per this many ticks. */
@@ -41,6 +48,24 @@ export class PersistentClock {
   async checkJump(field: string, requested: bigint): Promise<bigint> {
     await this.load();
     return checkClockJump(field, requested, this.#next);
+  }
+
+  /**
+   * The same bound for a stamp a writer drew from another replica (or the
+   * clock it raises a replica to before stamping): past the window this clock
+   * is taken to be behind, not the caller ahead. A backend back on an empty
+   * store starts at 0 until keeper clock sync reaches it, so the writer is
+   * told to retry rather than that its write is bad.
+   */
+  async checkCaughtUp(field: string, requested: bigint): Promise<bigint> {
+    checkClock(field, requested);
+    await this.load();
+    if (requested > this.#next + MAX_CLOCK_JUMP) {
+      throw new ClockBehindError(
+        `${field} ${requested} is more than 2^32 above this backend's clock ${this.#next}; it catches up through keeper clock sync: retry`,
+      );
+    }
+    return requested;
   }
 
   /** Raises the clock to atLeast if below, returns it, and increments it. */

@@ -16,6 +16,7 @@ import {
   InvalidArgumentError,
   type KeyPattern,
   type OperationResult__Output,
+  OutcomeUnknownError,
   type Stamp,
   type Storage,
   stampToWire,
@@ -198,7 +199,7 @@ export class Bin implements Storage {
         return reportedReply(replicas, applied)!;
       } catch (error) {
         if (error instanceof RestampError) continue;
-        if (classifyFailure(error) === "fatal") throw error;
+        if (classifyFailure(error) === "fatal") throw this.#refused(error, applied.size);
         lastError = error;
       }
       if (Date.now() >= deadline) throw this.#gaveUp("write", lastError);
@@ -234,6 +235,18 @@ export class Bin implements Storage {
     }
     // A newer view may drop a dead replica or reveal a newer epoch: fetch it (rate-limited).
     if (kind !== "not-ready") void this.client.view.refresh();
+  }
+
+  /**
+   * A replica refused the write for good. If others already took it (replicas
+   * can differ: a list at its limit on one of them only), it may still take
+   * effect, so the caller must not be told it failed.
+   */
+  #refused(error: unknown, appliedOn: number): unknown {
+    if (appliedOn === 0) return error;
+    return new OutcomeUnknownError(
+      `write in bin ${JSON.stringify(this.name)} was taken by ${appliedOn} replica(s), then refused by another; it may or may not take effect: ${(error as Error).message}`,
+    );
   }
 
   #noReplica(): UnavailableError {

@@ -115,6 +115,26 @@ export class StaleEpochError extends BinringError {
   }
 }
 
+/**
+ * Thrown by a backend whose clock is far (over 2^32) behind a stamp it is
+ * asked to store: it has just restarted on an empty store and the keepers'
+ * clock sync has not reached it yet. A writer retries; the sync raises it
+ * within about a second (core/value-bounds.ts).
+ */
+export class ClockBehindError extends BinringError {
+  static readonly prefix = "clock behind:";
+  constructor(message: string) {
+    super(`${ClockBehindError.prefix} ${message}`, StatusCode.FAILED_PRECONDITION);
+  }
+}
+
+/**
+ * Thrown by the SDK when a write was refused for good by one replica after
+ * others had already taken it (a list at its limit on one replica only, say):
+ * the write may or may not take effect, as after a timeout.
+ */
+export class OutcomeUnknownError extends TimeoutError {}
+
 /** Rebuilds the error class from a status code and message that crossed the wire. */
 export function errorFromStatus(code: number, message: string): BinringError {
   switch (code) {
@@ -133,6 +153,9 @@ export function errorFromStatus(code: number, message: string): BinringError {
     case StatusCode.OUT_OF_RANGE:
       return new OutOfRangeError(message);
     case StatusCode.FAILED_PRECONDITION: {
+      if (message.startsWith(ClockBehindError.prefix)) {
+        return new ClockBehindError(message.slice(ClockBehindError.prefix.length).trimStart());
+      }
       if (message.startsWith(NotReadyError.prefix)) {
         return new NotReadyError(message.slice(NotReadyError.prefix.length).trimStart());
       }

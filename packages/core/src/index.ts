@@ -6,10 +6,12 @@ export { type ClusterConfig, parseClusterConfig, ringMembers } from "./cluster-c
 export type { ApplyOutcome, Entry, EntryKind } from "./entry.js";
 export {
   BinringError,
+  ClockBehindError,
   errorFromStatus,
   InvalidArgumentError,
   ListFullError,
   NotReadyError,
+  OutcomeUnknownError,
   OutOfRangeError,
   ReplyTooLargeError,
   ResourceExhaustedError,

@@ -80,9 +80,10 @@ describe("clocks", () => {
         ).rejects.toThrow(
           new RegExp(`atLeast ${atLeast} is (outside the clock range|more than 2\\^32 above)`),
         );
+        // Raising before a stamp (what writers do) past the window names this backend as behind.
         await expect(
           channel.execute({ clock: { target, atLeast: atLeast.toString(), raiseOnly: true } }),
-        ).rejects.toBeInstanceOf(InvalidArgumentError);
+        ).rejects.toThrow(/outside the clock range|clock behind/);
         await expect(
           channel.execute({ set: { target, key: "k", value: "v", atLeast: atLeast.toString() } }),
         ).rejects.toBeInstanceOf(InvalidArgumentError);
@@ -95,7 +96,7 @@ describe("clocks", () => {
               stamp: { clock: atLeast.toString(), writer: "0".repeat(16), seq: 1 },
             },
           }),
-        ).rejects.toBeInstanceOf(InvalidArgumentError);
+        ).rejects.toThrow(/outside the clock range|clock behind/);
       }
       const clock = BigInt((await channel.execute({ clock: { target } })).clock!.clock as string);
       // Within the window a caller may still raise it.
