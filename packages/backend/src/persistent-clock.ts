@@ -55,14 +55,14 @@ export class PersistentClock {
    * clock it raises a replica to before stamping): past the window this clock
    * is taken to be behind, not the caller ahead. A backend back on an empty
    * store starts at 0 until keeper clock sync reaches it, so the writer is
-   * told to retry rather than that its write is bad.
+   * told this backend is behind rather than that its write is bad.
    */
   async checkCaughtUp(field: string, requested: bigint): Promise<bigint> {
     checkClock(field, requested);
     await this.load();
     if (requested > this.#next + MAX_CLOCK_JUMP) {
       throw new ClockBehindError(
-        `${field} ${requested} is more than 2^32 above this backend's clock ${this.#next}; it catches up through keeper clock sync: retry`,
+        `${field} ${requested} is more than 2^32 above this backend's clock ${this.#next}; it catches up through keeper clock sync within a second`,
       );
     }
     return requested;

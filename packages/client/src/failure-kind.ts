@@ -1,5 +1,6 @@
 // How a failed call to one replica affects an operation.
 import {
+  ClockBehindError,
   InvalidArgumentError,
   ListFullError,
   NotReadyError,
@@ -11,7 +12,10 @@ import {
 
 /**
  * - "fatal": the request itself is bad, or passes a limit (a full list, a
- *   reply too large); no replica will take it and retrying will not help.
+ *   reply too large), or a replica is far behind the write's clock (it
+ *   catches up through keeper clock sync within a second; a write held
+ *   mid-chain that long widens every window between its copies, so it fails
+ *   at once instead, of unknown outcome if another replica took it).
  * - "gone": the replica certainly serves no reads now (nothing listens on its
  *   port, or its store failed and it revoked its own readiness): a write may
  *   skip it, because whatever comes back there must be refilled before it is
@@ -28,7 +32,8 @@ export function classifyFailure(error: unknown): FailureKind {
     error instanceof InvalidArgumentError ||
     error instanceof OutOfRangeError ||
     error instanceof ListFullError ||
-    error instanceof ReplyTooLargeError
+    error instanceof ReplyTooLargeError ||
+    error instanceof ClockBehindError
   )
     return "fatal";
   if (error instanceof StaleEpochError) return "stale-view";

@@ -118,8 +118,9 @@ export class StaleEpochError extends BinringError {
 /**
  * Thrown by a backend whose clock is far (over 2^32) behind a stamp it is
  * asked to store: it has just restarted on an empty store and the keepers'
- * clock sync has not reached it yet. A writer retries; the sync raises it
- * within about a second (core/value-bounds.ts).
+ * clock sync has not reached it yet (within about a second). The write fails
+ * at once, of unknown outcome if another replica took it; a later one succeeds
+ * (core/value-bounds.ts).
  */
 export class ClockBehindError extends BinringError {
   static readonly prefix = "clock behind:";
