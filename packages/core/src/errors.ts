@@ -136,30 +136,27 @@ export class ClockBehindError extends BinringError {
  */
 export class OutcomeUnknownError extends TimeoutError {}
 
+/** The classes whose message starts with a prefix of their own, by the status they travel as. */
+type Prefixed = { prefix: string; new (message: string): BinringError };
+const PREFIXED: Readonly<Record<number, readonly Prefixed[]>> = {
+  [StatusCode.RESOURCE_EXHAUSTED]: [ListFullError, ReplyTooLargeError],
+  [StatusCode.FAILED_PRECONDITION]: [ClockBehindError, NotReadyError],
+};
+
 /** Rebuilds the error class from a status code and message that crossed the wire. */
 export function errorFromStatus(code: number, message: string): BinringError {
+  const prefixed = PREFIXED[code]?.find((kind) => message.startsWith(kind.prefix));
+  if (prefixed) return new prefixed(message.slice(prefixed.prefix.length).trimStart());
   switch (code) {
     case StatusCode.INVALID_ARGUMENT:
       return new InvalidArgumentError(message);
     case StatusCode.DEADLINE_EXCEEDED:
       return new TimeoutError(message);
     case StatusCode.RESOURCE_EXHAUSTED:
-      if (message.startsWith(ListFullError.prefix)) {
-        return new ListFullError(message.slice(ListFullError.prefix.length).trimStart());
-      }
-      if (message.startsWith(ReplyTooLargeError.prefix)) {
-        return new ReplyTooLargeError(message.slice(ReplyTooLargeError.prefix.length).trimStart());
-      }
       return new ResourceExhaustedError(message);
     case StatusCode.OUT_OF_RANGE:
       return new OutOfRangeError(message);
     case StatusCode.FAILED_PRECONDITION: {
-      if (message.startsWith(ClockBehindError.prefix)) {
-        return new ClockBehindError(message.slice(ClockBehindError.prefix.length).trimStart());
-      }
-      if (message.startsWith(NotReadyError.prefix)) {
-        return new NotReadyError(message.slice(NotReadyError.prefix.length).trimStart());
-      }
       const stale = /epoch (\d+) but the backend is at epoch (\d+)/.exec(message);
       if (message.startsWith(StaleEpochError.prefix) && stale) {
         return new StaleEpochError(BigInt(stale[1]!), BigInt(stale[2]!));
