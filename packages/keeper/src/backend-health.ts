@@ -1,16 +1,50 @@
-// The one state machine of a backend's health, as a keeper sees it. Every
-// transition goes through setState(), which logs `from -> to`.
+// The one state machine of a backend's health, as a keeper sees it. It moves
+// only through the named events of TRANSITIONS; an event from a state the
+// table does not list is a bug and throws. Every transition is logged.
 //
-//   unknown --answer--> ready | filling
-//   ready --miss--> suspect --answer--> ready
-//   suspect --misses >= N and lease lapsed--> dead
-//   dead --answers again, once its store was emptied--> filling --filled--> ready
+//   unknown --fresh-cluster | found-ready--> ready
+//   unknown --found-unready--> filling
+//   ready --missed--> suspect --answered-again--> ready
+//   any but dead --declared-dead (misses >= N and no lease may run)--> dead
+//   dead | ready | suspect | filling --rejoined--> filling --filled--> ready
 //     (from a death until ready, each new incarnation is emptied before it is filled)
-//   ready | suspect --restarted, or lost writes--> filling
-//   ready | suspect --lease lapsed--> ready (granted again at once, no copy)
+//   any --taken-over--> the state the view publishes (a slice gained)
 import type { Logger } from "pino";
 
 export type HealthState = "unknown" | "ready" | "suspect" | "dead" | "filling";
+
+export type HealthEvent =
+  | "fresh-cluster"
+  | "found-ready"
+  | "found-unready"
+  | "missed"
+  | "answered-again"
+  | "declared-dead"
+  | "rejoined"
+  | "filled"
+  | "taken-over";
+
+const ANY: readonly HealthState[] = ["unknown", "ready", "suspect", "dead", "filling"];
+
+/** Each event: the states it may start from, and the state it leads to (taken-over: the one published). */
+export const TRANSITIONS: Readonly<Record<HealthEvent, { from: readonly HealthState[]; to?: HealthState }>> =
+  {
+    "fresh-cluster": { from: ["unknown"], to: "ready" },
+    "found-ready": { from: ["unknown"], to: "ready" },
+    "found-unready": { from: ["unknown"], to: "filling" },
+    missed: { from: ["ready"], to: "suspect" },
+    "answered-again": { from: ["suspect"], to: "ready" },
+    "declared-dead": { from: ["unknown", "ready", "suspect", "filling"], to: "dead" },
+    rejoined: { from: ["dead", "ready", "suspect", "filling"], to: "filling" },
+    filled: { from: ["filling"], to: "ready" },
+    "taken-over": { from: ANY },
+  };
+
+export class IllegalTransitionError extends Error {
+  constructor(address: string, event: HealthEvent, from: HealthState) {
+    super(`backend ${address}: event ${event} is not allowed in state ${from}`);
+  }
+}
 
 /** What one heartbeat reply said. */
 export interface ProbeReply {
@@ -26,7 +60,7 @@ export interface ProbeReply {
 }
 
 export class BackendHealth {
-  state: HealthState = "unknown";
+  #state: HealthState = "unknown";
   /** Consecutive missed probes. */
   misses = 0;
   /** Times this keeper declared the backend dead: writes were acknowledged without it since each. */
@@ -69,10 +103,26 @@ export class BackendHealth {
     this.lastAnswerAt = now;
   }
 
-  setState(to: HealthState, reason: string): void {
-    if (to === this.state) return;
-    this.logger.info({ backend: this.address, from: this.state, to, reason }, "backend state");
-    this.state = to;
+  get state(): HealthState {
+    return this.#state;
+  }
+
+  /**
+   * Moves the state machine by one event; `to` names the published state for
+   * taken-over. Throws IllegalTransitionError for an event the state does not allow.
+   */
+  apply(event: HealthEvent, detail?: { to?: HealthState; reason?: string }): void {
+    const transition = TRANSITIONS[event];
+    if (!transition.from.includes(this.#state))
+      throw new IllegalTransitionError(this.address, event, this.#state);
+    const to = transition.to ?? detail?.to;
+    if (to === undefined) throw new Error(`event ${event} needs a target state`);
+    if (to === this.#state) return;
+    this.logger.info(
+      { backend: this.address, from: this.#state, to, event, reason: detail?.reason },
+      "backend state",
+    );
+    this.#state = to;
     if (to === "dead") {
       this.#emptyBeforeFill = true;
       this.wipedIncarnation = undefined;
@@ -109,21 +159,20 @@ export class BackendHealth {
     this.heard(reply, now);
     if (this.state === "dead" || restarted || reply.needsFill || unvouched) {
       if (this.state !== "filling" || restarted) {
-        this.setState(
-          "filling",
-          restarted
+        this.apply("rejoined", {
+          reason: restarted
             ? "restarted"
             : reply.needsFill
               ? "its store refused a write"
               : unvouched
                 ? "not ready, and no incarnation known to this keeper"
                 : "answers again",
-        );
+        });
         return "rejoined";
       }
       return "steady";
     }
-    if (this.state === "suspect") this.setState("ready", "answers again");
+    if (this.state === "suspect") this.apply("answered-again");
     return lapsed ? "lapsed" : "steady";
   }
 
@@ -138,10 +187,10 @@ export class BackendHealth {
     const leaseLapsed = othersLapsed && now - Math.max(this.lastGrantAt, this.lastAnswerAt) > leaseMs;
     if (this.misses >= missesToDead && leaseLapsed) {
       this.deaths++;
-      this.setState("dead", `${this.misses} probes missed`);
+      this.apply("declared-dead", { reason: `${this.misses} probes missed` });
       return "died";
     }
-    if (this.state === "ready") this.setState("suspect", "probe missed");
+    if (this.state === "ready") this.apply("missed");
     return "alive";
   }
 }

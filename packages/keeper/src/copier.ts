@@ -1,8 +1,8 @@
 // Executes copy tasks: streams entries from every source and applies them to
 // the target in batches. Applying is idempotent, so a copy may be retried or
 // overlap with client writes (a union, never a replace: HAZARDS.md 5).
-import type { BackendChannel } from "@binring/client";
 import type { Logger } from "pino";
+import type { EntryPort } from "./keeper-ports.js";
 import type { CopyTask } from "./repair-plan.js";
 
 export interface CopyProgress {
@@ -15,7 +15,7 @@ export interface CopyProgress {
 const APPLIES_IN_FLIGHT = 4;
 
 export interface CopyContext {
-  channel(address: string): BackendChannel;
+  channel(address: string): EntryPort;
   epoch(): bigint;
   batchSize: number;
   logger: Logger;

@@ -12,9 +12,9 @@
 // so a read is the union over every backend that answers, whatever copies of
 // the bin exist — stale, partial or moved. Each element is validated on its
 // own: a bad one is skipped and logged, and hides nothing else.
-import type { BackendChannel } from "@binring/client";
 import { type Entry, newWriterId, RESERVED_BIN_PREFIX, RING_SIZE, ringPoint } from "@binring/core";
 import { type Logger, pino } from "pino";
+import type { EntryPort, IntentStore } from "./keeper-ports.js";
 
 export const KEEPER_LOG_BIN = `${RESERVED_BIN_PREFIX}keeper-log`;
 
@@ -62,12 +62,12 @@ export function parseIntent(text: string): Intent | string {
   return { id: v.id, kind: v.kind, backend: v.backend, wasLive: v.wasLive as string[], by: v.by, at: v.at };
 }
 
-export class IntentLog {
+export class IntentLog implements IntentStore {
   readonly #writer = newWriterId();
   #seq = 0;
 
   constructor(
-    private readonly channel: (address: string) => BackendChannel,
+    private readonly channel: (address: string) => EntryPort,
     private readonly timeoutMs: number,
     private readonly logger: Logger = pino({ level: "silent" }),
   ) {}

@@ -1,7 +1,8 @@
 // The Keeper gRPC service: the cluster view for clients, status for operators, beats between keepers.
 import { bigintToWire, type KeeperHandlers, loadProtocol } from "@binring/core";
 import type * as grpc from "@grpc/grpc-js";
-import { type Keeper, STATE_TO_WIRE } from "./keeper.js";
+import type { Keeper } from "./keeper.js";
+import { STATE_TO_WIRE } from "./wire-states.js";
 
 export function addKeeperService(server: grpc.Server, keeper: Keeper): void {
   const handlers: KeeperHandlers = {

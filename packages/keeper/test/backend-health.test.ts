@@ -24,7 +24,7 @@ function reply(overrides: Partial<ProbeReply> = {}): ProbeReply {
 function readyBackend(now = 0): BackendHealth {
   const health = new BackendHealth("b:1", pino({ level: "silent" }), now);
   health.answered(reply(), now);
-  health.setState("ready", "test");
+  health.apply("taken-over", { to: "ready" });
   health.lastGrantAt = now;
   return health;
 }
@@ -68,7 +68,7 @@ describe("BackendHealth", () => {
     // Restarted during the fill: the store that came back may be older than the empty.
     expect(health.mustBeEmptied(reply({ ready: false, incarnation: "c" }))).toBe(true);
     // Ready again: a restart from now on missed seconds at most, and is filled without emptying.
-    health.setState("ready", "filled");
+    health.apply("filled");
     expect(health.mustBeEmptied(reply({ ready: false, incarnation: "c" }))).toBe(false);
     // Declared dead again: emptied again.
     health.lastGrantAt = 10_000;
@@ -128,7 +128,7 @@ describe("BackendHealth", () => {
   it("taken over before this keeper heard it: another incarnation is a restart, and nothing known means a fill", () => {
     const takenOver = () => {
       const health = new BackendHealth("b:3", pino({ level: "silent" }), 0);
-      health.setState("suspect", "taken over");
+      health.apply("taken-over", { to: "suspect" });
       return health;
     };
     // The soak found this: a takeover keeper re-granted a backend that had restarted on stale data.

@@ -1,0 +1,33 @@
+// The keeper's ports over gRPC: a BackendChannel per backend and a
+// PeerChannel per peer keeper.
+import { BackendChannel } from "@binring/client";
+import type { KeeperPorts } from "./keeper-ports.js";
+import { PeerChannel } from "./peer-channel.js";
+
+export function grpcPorts(options: {
+  backends: readonly string[];
+  peers: readonly string[];
+  callTimeoutMs: number;
+}): KeeperPorts {
+  const backends = new Map(
+    options.backends.map((address) => [
+      address,
+      new BackendChannel(address, { callTimeoutMs: options.callTimeoutMs }),
+    ]),
+  );
+  const peers = new Map(options.peers.map((address) => [address, new PeerChannel(address)]));
+  return {
+    backend: (address) => found(backends, address, "backend"),
+    peer: (address) => found(peers, address, "keeper"),
+    close() {
+      for (const backend of backends.values()) backend.close();
+      for (const peer of peers.values()) peer.close();
+    },
+  };
+}
+
+function found<T>(members: ReadonlyMap<string, T>, address: string, role: string): T {
+  const member = members.get(address);
+  if (!member) throw new Error(`${address} is not a ${role} of this cluster`);
+  return member;
+}

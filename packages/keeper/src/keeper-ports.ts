@@ -1,0 +1,48 @@
+// What a keeper needs from the world, as narrow ports: one per backend and one
+// per peer keeper. grpc-ports.ts connects them to real processes; tests
+// connect them to in-process backends on a fake clock. The intent log and the
+// copier work through the backend ports too.
+import type {
+  Entry,
+  HeartbeatReply__Output,
+  HeartbeatRequest,
+  KeeperBeat,
+  KeeperBeat__Output,
+  RingRange,
+} from "@binring/core";
+import type { Intent, LogContents } from "./intent-log.js";
+
+/** Reading and writing stamped entries: what copies and the intent log need of a backend. */
+export interface EntryPort {
+  scan(ranges: readonly RingRange[], batchSize: number, timeoutMs: number): AsyncIterable<Entry[]>;
+  apply(entries: readonly Entry[], epoch: bigint, timeoutMs: number): Promise<unknown>;
+}
+
+/** The control calls a keeper makes to one backend. */
+export interface BackendPort extends EntryPort {
+  heartbeat(request: HeartbeatRequest, timeoutMs: number): Promise<HeartbeatReply__Output>;
+  /** Empties the store of `incarnation`; resolves with the incarnation it ended in. */
+  empty(incarnation: string, timeoutMs: number): Promise<{ bins: number; incarnation: string }>;
+  /** Drops every bin of the ranges; resolves with how many bins it dropped. */
+  drop(ranges: readonly RingRange[], timeoutMs: number): Promise<number>;
+}
+
+export interface PeerPort {
+  /** Sends our beat; resolves with the peer's, taken after it merged ours. */
+  beat(beat: KeeperBeat, timeoutMs: number): Promise<KeeperBeat__Output>;
+}
+
+/** The commit point (intent-log.ts): where intents and their completion are recorded. */
+export interface IntentStore {
+  /** Records on every target; resolves with how many took it. */
+  record(intent: Intent, targets: readonly string[]): Promise<number>;
+  complete(id: string, targets: readonly string[]): Promise<number>;
+  /** The union of the log over every source that answers; throws when none does. */
+  read(sources: readonly string[]): Promise<LogContents>;
+}
+
+export interface KeeperPorts {
+  backend(address: string): BackendPort;
+  peer(address: string): PeerPort;
+  close(): void;
+}

@@ -1,0 +1,149 @@
+// Beats between keepers. Every interval (and at once on a change) a keeper
+// sends each peer its view, slice, work in hand, largest clock and lease
+// renewals; the peer merges it and answers with its own, which is merged in
+// turn. Missing beats is how a keeper's death is noticed (keeper-peers.ts).
+import {
+  bigintToWire,
+  CLOCK_CEILING,
+  type KeeperBeat,
+  type KeeperBeat__Output,
+  wireToBigint,
+} from "@binring/core";
+import type { PeerBeat } from "./keeper-peers.js";
+import type { KeeperState } from "./keeper-state.js";
+import type { LeaseWitness } from "./lease-witness.js";
+import type { PublishedState } from "./shared-view.js";
+import { STATE_TO_WIRE, WIRE_TO_STATE } from "./wire-states.js";
+
+export interface BeatHooks {
+  /** Backends whose work this keeper runs, queues, commits or recovers. */
+  working(): string[];
+  /** Largest clock read from this slice's backends. */
+  sliceMaxClock(): bigint;
+  /** A peer reported a clock for its slice. */
+  peerClock(clock: bigint): void;
+  /** A beat was merged: ownership may have moved. */
+  merged(): void;
+}
+
+export class PeerBeats {
+  /** Beats sent since start: shown in status, so chatter between keepers is visible. */
+  sent = 0;
+  #beating = false;
+  /** A beat was asked for while one was in flight: it carried older news, so beat again after it. */
+  #again = false;
+
+  constructor(
+    private readonly state: KeeperState,
+    private readonly witness: LeaseWitness,
+    private readonly hooks: BeatHooks,
+  ) {}
+
+  /** A beat from a peer: merge it, and answer with ours. */
+  receive(beat: KeeperBeat__Output): KeeperBeat {
+    this.#take(beat, this.state.clock.now());
+    return this.#message();
+  }
+
+  /** Beats every peer; asked again while a round is in flight, it runs once more after it. */
+  async round(): Promise<void> {
+    if (this.state.stopped) return;
+    if (this.#beating) {
+      this.#again = true;
+      return;
+    }
+    this.#beating = true;
+    try {
+      do {
+        this.#again = false;
+        await Promise.all(this.state.peers.addresses.map((peer) => this.beat(peer)));
+      } while (this.#again && !this.state.stopped);
+    } finally {
+      this.#beating = false;
+    }
+  }
+
+  /** Beats one peer; resolves true once its answer (taken after it merged our view) is merged here. */
+  async beat(peer: string): Promise<boolean> {
+    const { clock, ports, timing } = this.state;
+    const withheld = this.witness.withheld(clock.now());
+    const sentAt = clock.now();
+    this.sent++;
+    let reply: KeeperBeat__Output;
+    try {
+      // A beat may take up to an interval: a slow peer is not a dead one, and the fence waits for it.
+      reply = await ports.peer(peer).beat(this.#message(), timing.heartbeatIntervalMs);
+    } catch {
+      return false;
+    }
+    const now = clock.now();
+    if (reply.keeper !== peer) return false;
+    const taken = this.#take(reply, now);
+    this.witness.answered(peer, withheld, taken.grantAges, sentAt, now);
+    return true;
+  }
+
+  #message(): KeeperBeat {
+    const { state } = this;
+    const now = state.clock.now();
+    return {
+      keeper: state.self,
+      incarnation: state.incarnation,
+      epoch: bigintToWire(state.view.epoch),
+      backends: state.view.entries().map(([address, published]) => ({
+        address,
+        state: STATE_TO_WIRE[published.state],
+        version: bigintToWire(published.version),
+        incarnation: published.incarnation,
+        by: published.by,
+      })),
+      slice: [...state.slice],
+      working: this.hooks.working(),
+      maxClock: bigintToWire(this.hooks.sliceMaxClock()),
+      withheld: this.witness.withheld(now),
+      grants: [...state.health.values()]
+        .filter((health) => health.lastGrantAt > Number.NEGATIVE_INFINITY)
+        .map((health) => ({
+          backend: health.address,
+          ageMs: String(Math.max(0, Math.ceil(now - health.lastGrantAt))),
+        })),
+    };
+  }
+
+  #take(beat: KeeperBeat__Output, now: number): PeerBeat {
+    const { state } = this;
+    const peer: PeerBeat = {
+      incarnation: beat.incarnation,
+      slice: new Set(beat.slice),
+      working: new Set(beat.working),
+      // A clock at or past the ceiling is no backend's (core/value-bounds.ts): passing it on as a
+      // floor would fail every heartbeat.
+      maxClock: belowCeiling(wireToBigint(beat.maxClock)),
+      grantAges: new Map(beat.grants.map((grant) => [grant.backend, Number(grant.ageMs)])),
+      withheld: new Set(beat.withheld),
+    };
+    if (state.peers.heard(beat.keeper, peer, now))
+      state.logger.info({ peer: beat.keeper }, "keeper restarted");
+    const published = new Map<string, PublishedState>();
+    for (const entry of beat.backends) {
+      const health = WIRE_TO_STATE.get(entry.state);
+      if (!health || !state.health.has(entry.address)) continue;
+      published.set(entry.address, {
+        state: health,
+        version: wireToBigint(entry.version),
+        incarnation: entry.incarnation,
+        by: entry.by,
+      });
+    }
+    if (state.view.merge(wireToBigint(beat.epoch), published) !== "unchanged") {
+      state.logger.debug({ epoch: state.view.epoch.toString(), from: beat.keeper }, "view merged");
+    }
+    this.hooks.peerClock(peer.maxClock);
+    this.hooks.merged();
+    return peer;
+  }
+}
+
+function belowCeiling(clock: bigint): bigint {
+  return clock < CLOCK_CEILING ? clock : 0n;
+}

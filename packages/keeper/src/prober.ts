@@ -1,0 +1,202 @@
+// Probing backends. Every heartbeat round a keeper probes every backend:
+// renewing the readiness leases of the ready ones (its own, and, as a standby,
+// those the owner vouches for), revoking them from filling and dead ones, and
+// feeding each answer or miss to the backend's health (backend-health.ts).
+// For its own slice it also decides what needs copies (a death, a rejoin),
+// empties a returning dead backend's store first, and bootstraps backends no
+// keeper has published yet.
+import { type HeartbeatReply__Output, wireToBigint } from "@binring/core";
+import type { BackendHealth, ProbeReply } from "./backend-health.js";
+import type { IntentCommit } from "./intent-commit.js";
+import type { KeeperState } from "./keeper-state.js";
+import type { LeaseWitness } from "./lease-witness.js";
+import { without } from "./repair-job.js";
+
+/** How long emptying a dead backend's store may take (one Drop of every bin it holds). */
+const EMPTY_TIMEOUT_MS = 120_000;
+
+export class Prober {
+  /** Backends whose store is being emptied now, one call each at a time. */
+  readonly #emptying = new Set<string>();
+
+  constructor(
+    private readonly state: KeeperState,
+    private readonly witness: LeaseWitness,
+    private readonly commits: IntentCommit,
+  ) {}
+
+  async probe(health: BackendHealth): Promise<void> {
+    const { state } = this;
+    const owned = state.slice.has(health.address);
+    const published = state.view.get(health.address);
+    let renew: boolean;
+    let revoke = false;
+    let incarnation: string;
+    if (owned) {
+      renew = (health.state === "ready" || health.state === "suspect") && health.last !== undefined;
+      revoke = health.state === "filling" || health.state === "dead";
+      incarnation = health.last?.incarnation ?? "";
+    } else {
+      // A standby renewal: only while the owner publishes it ready and does not withhold it, and
+      // only for the incarnation the owner vouches for.
+      renew =
+        published?.state === "ready" &&
+        published.incarnation !== "" &&
+        !state.peers.withholds(health.address, state.clock.now());
+      incarnation = published?.incarnation ?? "";
+    }
+    const sentAt = state.clock.now();
+    let reply: HeartbeatReply__Output | undefined;
+    try {
+      reply = await state.heartbeat(health.address, {
+        readiness: renew ? "READINESS_READY" : revoke ? "READINESS_NOT_READY" : "READINESS_UNSPECIFIED",
+        leaseMs: String(state.timing.leaseMs),
+        incarnation,
+      });
+    } catch {
+      reply = undefined;
+    }
+    const now = state.clock.now();
+    if (!reply?.storeOk) {
+      if (owned && state.slice.has(health.address)) this.#missed(health, now);
+      else health.misses++;
+      this.witness.note(health.address, now);
+      return;
+    }
+    if (renew && reply.incarnation === incarnation) health.lastGrantAt = sentAt;
+    state.view.observe(wireToBigint(reply.epoch));
+    const probe = toProbeReply(reply);
+    if (!owned || !state.slice.has(health.address) || health.state === "unknown") {
+      health.heard(probe, now);
+      return;
+    }
+    if (health.mustBeEmptied(probe)) {
+      health.heard(probe, now);
+      void this.#empty(health, probe.incarnation);
+    } else {
+      const wasLive = state.liveSet();
+      const answer = health.answered(probe, now);
+      if (answer === "rejoined")
+        this.commits.decide("fill", health.address, without(wasLive, health.address));
+      if (answer === "lapsed") {
+        state.logger.info({ backend: health.address }, "lease lapsed; granting readiness again");
+        void this.grant(health, true);
+      }
+    }
+    this.witness.note(health.address, now);
+  }
+
+  /**
+   * Backends of the slice that no keeper has published yet (a fresh cluster,
+   * or every keeper restarted) and that answered: a fresh cluster (every
+   * backend that answered is empty and not ready, and nothing is published) is
+   * made ready at once; otherwise ready backends stay ready and the others are
+   * filled first.
+   */
+  bootstrap(): void {
+    const { state } = this;
+    const pending = [...state.slice]
+      .map((address) => state.healthOf(address))
+      .filter((health) => health.state === "unknown" && health.last !== undefined);
+    if (pending.length === 0) return;
+    const answered = [...state.health.values()].filter((health) => health.misses === 0 && health.last);
+    const fresh =
+      state.view.isEmpty && answered.every((health) => !health.last!.ready && health.last!.bins === 0);
+    const wasLive = state.liveSet();
+    for (const health of pending) {
+      if (fresh || (health.last!.ready && !health.last!.needsFill)) {
+        health.apply(fresh ? "fresh-cluster" : "found-ready");
+        if (fresh) void this.grant(health, true);
+      } else {
+        health.apply("found-unready");
+        this.commits.decide("fill", health.address, without(wasLive, health.address));
+      }
+    }
+  }
+
+  /**
+   * Grants readiness now (after a fill, or at bootstrap) to `incarnation`, by
+   * default the one last seen. Returns whether the backend took it: it refuses
+   * a grant for an incarnation it no longer is, having lost entries since.
+   */
+  async grant(
+    health: BackendHealth,
+    filled: boolean,
+    incarnation = health.last?.incarnation ?? "",
+  ): Promise<boolean> {
+    const { state } = this;
+    const sentAt = state.clock.now();
+    try {
+      const reply = await state.heartbeat(health.address, {
+        readiness: "READINESS_READY",
+        leaseMs: String(state.timing.leaseMs),
+        incarnation,
+        filled,
+      });
+      if (!reply.ready || reply.incarnation !== incarnation) return false;
+      health.lastGrantAt = sentAt;
+      return true;
+    } catch (error) {
+      state.logger.warn(
+        { backend: health.address, err: (error as Error).message },
+        "grant of readiness failed",
+      );
+      return false;
+    }
+  }
+
+  /**
+   * Empties the store of a backend declared dead that answers again, before it
+   * is filled (it stays dead in the view meanwhile, so no writer uses it), and
+   * again if it restarts during that fill (it is filling then, so writers use
+   * it, as they would after any restart: the fill that follows copies their
+   * entries back). The fill copies every entry of its stretches anyway; what
+   * it held from before is at best redundant and at worst older than
+   * tombstones swept since. The backend refuses if it is ready or no longer
+   * `incarnation` (this keeper acted on an old answer), and reports the
+   * incarnation the empty ended in: the one the fill may make ready.
+   */
+  async #empty(health: BackendHealth, incarnation: string): Promise<void> {
+    if (this.#emptying.has(health.address)) return;
+    this.#emptying.add(health.address);
+    const { logger, ports } = this.state;
+    try {
+      const emptied = await ports.backend(health.address).empty(incarnation, EMPTY_TIMEOUT_MS);
+      health.wipedIncarnation = emptied.incarnation;
+      logger.info(
+        { backend: health.address, incarnation: emptied.incarnation, bins: emptied.bins },
+        "emptied a backend (declared dead since it was last ready); it is filled next",
+      );
+    } catch (error) {
+      logger.warn(
+        { backend: health.address, err: (error as Error).message },
+        "could not empty a backend (declared dead since it was last ready); trying again at its next answer",
+      );
+    } finally {
+      this.#emptying.delete(health.address);
+    }
+  }
+
+  #missed(health: BackendHealth, now: number): void {
+    const { state } = this;
+    const wasLive = state.liveSet();
+    const othersLapsed = this.witness.othersLapsed(health.address, now);
+    if (health.missed(now, state.timing.missesToDead, state.timing.leaseMs, othersLapsed) === "died") {
+      this.commits.decide("repair", health.address, wasLive);
+    }
+  }
+}
+
+function toProbeReply(reply: HeartbeatReply__Output): ProbeReply {
+  return {
+    incarnation: reply.incarnation,
+    ready: reply.ready,
+    needsFill: reply.needsFill,
+    storeOk: reply.storeOk,
+    epoch: BigInt(reply.epoch),
+    clock: BigInt(reply.clock),
+    keys: Number(reply.keys),
+    lists: Number(reply.lists),
+    bins: Number(reply.bins),
+  };
+}

@@ -1,0 +1,105 @@
+// Emptying and filling a backend that comes back, in process on a fake clock:
+// a fill interrupted by a death does not count, and an empty that races a
+// restart leaves no old entry behind.
+import { afterEach, describe, expect, it } from "vitest";
+import { KeeperWorld } from "./support/keeper-world.js";
+
+let world: KeeperWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+/** Writes one key into each of `count` bins; returns the bins `address` is a replica of. */
+async function fillBins(w: KeeperWorld, address: string, count: number): Promise<string[]> {
+  const held: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const written = await w.write(`bin-${i}`, "k", `v${i}`);
+    if (written.includes(address)) held.push(`bin-${i}`);
+  }
+  return held;
+}
+
+describe("fill", () => {
+  it("a fill interrupted by the backend's death does not make it ready; the next one does, with every entry", async () => {
+    world = new KeeperWorld({ backends: 5, keepers: 1 });
+    world.startAll();
+    const w = world;
+    await w.until(() => w.allReady(), 10_000, "a fresh cluster is ready");
+    const address = w.addresses[0]!;
+    const backend = w.backend(address);
+    const held = await fillBins(w, address, 40);
+    expect(held.length).toBeGreaterThan(0);
+
+    backend.fault = "down";
+    await w.until(() => w.stateOf(address) === "dead", 15_000, "declared dead");
+    backend.restart("empty");
+    // It dies again as soon as the fill copies its first entries onto it.
+    let interrupted = false;
+    backend.onCall = (call, entries) => {
+      if (
+        call === "apply" &&
+        !interrupted &&
+        (entries as { bin: string }[]).some((e) => e.bin.startsWith("bin-"))
+      ) {
+        interrupted = true;
+        backend.fault = "down";
+      }
+    };
+    backend.fault = "none";
+    await w.until(() => interrupted, 15_000, "the fill starts");
+    await w.clock.advance(8000);
+    expect(backend.node.ready).toBe(false);
+    expect(w.stateOf(address)).not.toBe("ready");
+
+    backend.onCall = undefined;
+    backend.restart("kept");
+    backend.fault = "none";
+    await w.until(
+      () => w.stateOf(address) === "ready" && backend.node.ready,
+      30_000,
+      "filled after it returned",
+    );
+    for (const bin of held) expect(await w.stored(address, bin, "k")).toBe(`v${bin.slice(4)}`);
+  });
+
+  it("an empty racing a restart still leaves no entry of the old store behind", async () => {
+    world = new KeeperWorld({ backends: 5, keepers: 1 });
+    world.startAll();
+    const w = world;
+    await w.until(() => w.allReady(), 10_000, "a fresh cluster is ready");
+    const address = w.addresses[0]!;
+    const backend = w.backend(address);
+    const held = await fillBins(w, address, 40);
+    // Held by this backend alone (never acknowledged): only its old store has it.
+    await backend.node.apply(
+      [
+        {
+          bin: held[0]!,
+          key: "orphan",
+          kind: "set",
+          value: "old",
+          stamp: { clock: 1n, writer: "0123456789abcdef", seq: 1 },
+        },
+      ],
+      0n,
+    );
+
+    backend.fault = "down";
+    await w.until(() => w.stateOf(address) === "dead", 15_000, "declared dead");
+    // It answers again, and restarts (over the same store) just as the keeper empties it.
+    let raced = 0;
+    backend.onCall = (call) => {
+      if (call === "empty" && raced++ === 0) backend.restart("kept");
+    };
+    backend.fault = "none";
+    await w.until(
+      () => w.stateOf(address) === "ready" && backend.node.ready,
+      30_000,
+      "emptied, filled, ready",
+    );
+    expect(raced).toBeGreaterThanOrEqual(2);
+    expect(await w.stored(address, held[0]!, "orphan")).toBeUndefined();
+    for (const bin of held) expect(await w.stored(address, bin, "k")).toBe(`v${bin.slice(4)}`);
+  });
+});

@@ -1,0 +1,120 @@
+// A real backend (BackendNode over a MemoryEngine) behind the keeper's
+// BackendPort, on the fake clock. Faults a test can set: down (every call is
+// refused at once, as a closed port), hung (a paused process: callers time
+// out on the fake clock, and the calls queued meanwhile run when it resumes,
+// late), and restart (a new process over an empty or the same store).
+import { BackendNode, MemoryEngine } from "@binring/backend";
+import {
+  bigintToWire,
+  DEFAULT_LIMITS,
+  type Entry,
+  type HeartbeatReply__Output,
+  type HeartbeatRequest,
+  type RingRange,
+  TimeoutError,
+  UnavailableError,
+  wireToBigint,
+} from "@binring/core";
+import type { BackendPort } from "../../src/keeper-ports.js";
+import type { FakeClock } from "./fake-clock.js";
+
+export type Fault = "none" | "down" | "hung";
+
+export class InProcessBackend implements BackendPort {
+  fault: Fault = "none";
+  node: BackendNode;
+  #engine = new MemoryEngine();
+  /** Calls made while hung: they run when it resumes, whether or not their caller still waits. */
+  readonly #held: (() => void)[] = [];
+  /** Runs before each call reaches the backend: tests inject a fault at an exact step. */
+  onCall: ((call: string, detail: unknown) => void) | undefined;
+  /** Every heartbeat command this backend took, for assertions. */
+  readonly heartbeats: HeartbeatRequest[] = [];
+
+  constructor(
+    readonly address: string,
+    private readonly clock: FakeClock,
+  ) {
+    this.node = this.#start();
+  }
+
+  /** A new process: over an empty store (its data lost), or over the same one. */
+  restart(store: "empty" | "kept"): void {
+    if (store === "empty") this.#engine = new MemoryEngine();
+    this.node = this.#start();
+  }
+
+  /** Ends a hang: the calls queued meanwhile run now, in order. */
+  resume(): void {
+    this.fault = "none";
+    for (const release of this.#held.splice(0)) release();
+  }
+
+  heartbeat(request: HeartbeatRequest, timeoutMs: number): Promise<HeartbeatReply__Output> {
+    return this.#call("heartbeat", request, timeoutMs, async () => {
+      this.heartbeats.push(request);
+      const state = await this.node.heartbeat({
+        epoch: wireToBigint(String(request.epoch ?? 0)),
+        clockFloor: wireToBigint(String(request.clockFloor ?? 0)),
+        ready:
+          request.readiness === "READINESS_READY"
+            ? true
+            : request.readiness === "READINESS_NOT_READY"
+              ? false
+              : undefined,
+        leaseMs: Number(request.leaseMs ?? 0),
+        incarnation: request.incarnation || undefined,
+        filled: request.filled ?? false,
+      });
+      return {
+        incarnation: state.incarnation,
+        ready: state.ready,
+        epoch: bigintToWire(state.epoch),
+        clock: bigintToWire(state.clock),
+        keys: String(state.keys),
+        lists: String(state.lists),
+        bins: String(state.bins),
+        storeOk: state.storeOk,
+        needsFill: state.needsFill,
+      };
+    });
+  }
+
+  empty(incarnation: string, timeoutMs: number) {
+    return this.#call("empty", incarnation, timeoutMs, () => this.node.empty(incarnation));
+  }
+
+  drop(ranges: readonly RingRange[], timeoutMs: number) {
+    return this.#call("drop", ranges, timeoutMs, () => this.node.drop(ranges));
+  }
+
+  apply(entries: readonly Entry[], epoch: bigint, timeoutMs: number) {
+    return this.#call("apply", entries, timeoutMs, () => this.node.apply(entries, epoch));
+  }
+
+  async *scan(ranges: readonly RingRange[], batchSize: number, timeoutMs: number): AsyncIterable<Entry[]> {
+    const batches = await this.#call("scan", ranges, timeoutMs, async () => {
+      const all: Entry[][] = [];
+      for await (const batch of this.node.scan(ranges, batchSize)) all.push(batch);
+      return all;
+    });
+    yield* batches;
+  }
+
+  #start(): BackendNode {
+    return new BackendNode({ engine: this.#engine, limits: DEFAULT_LIMITS, now: () => this.clock.now() });
+  }
+
+  #call<T>(call: string, detail: unknown, timeoutMs: number, run: () => Promise<T>): Promise<T> {
+    this.onCall?.(call, detail);
+    if (this.fault === "down")
+      return Promise.reject(new UnavailableError(`${this.address}: connection refused`));
+    if (this.fault === "none") return run();
+    return new Promise<T>((resolve, reject) => {
+      this.#held.push(() => run().then(resolve, reject));
+      void this.clock
+        .sleep(timeoutMs)
+        .then(() => reject(new TimeoutError(`${this.address}: deadline exceeded`)));
+    });
+  }
+}

@@ -1,0 +1,156 @@
+// A whole cluster in one process on a fake clock: real keepers (Keeper with
+// in-process ports), real backend logic (InProcessBackend), beats delivered
+// by direct calls. A keeper can be silenced (its process gone or cut off:
+// beats to and from it fail) and started again as a new process.
+import { type KeeperBeat__Output, newWriterId } from "@binring/core";
+import { Keeper } from "../../src/keeper.js";
+import type { KeeperTiming } from "../../src/keeper-options.js";
+import type { KeeperPorts } from "../../src/keeper-ports.js";
+import { FakeClock } from "./fake-clock.js";
+import { InProcessBackend } from "./in-process-backend.js";
+
+export class KeeperWorld {
+  readonly clock = new FakeClock();
+  readonly backends = new Map<string, InProcessBackend>();
+  readonly keeperAddresses: string[];
+  readonly #keepers: (Keeper | undefined)[];
+  readonly #writer = newWriterId();
+  #seq = 0;
+
+  constructor(
+    options: { backends: number; keepers: number },
+    private readonly timing: Partial<KeeperTiming> = {},
+  ) {
+    for (let i = 0; i < options.backends; i++) {
+      const address = `127.0.0.1:${7100 + i}`;
+      this.backends.set(address, new InProcessBackend(address, this.clock));
+    }
+    this.keeperAddresses = Array.from({ length: options.keepers }, (_, i) => `127.0.0.1:${7700 + i}`);
+    this.#keepers = this.keeperAddresses.map(() => undefined);
+  }
+
+  get addresses(): string[] {
+    return [...this.backends.keys()];
+  }
+
+  backend(address: string): InProcessBackend {
+    const backend = this.backends.get(address);
+    if (!backend) throw new Error(`no backend ${address}`);
+    return backend;
+  }
+
+  keeper(index: number): Keeper {
+    const keeper = this.#keepers[index];
+    if (!keeper) throw new Error(`keeper ${index} is not running`);
+    return keeper;
+  }
+
+  /** Starts keeper `index` as a new process. */
+  startKeeper(index: number): Keeper {
+    const keeper = new Keeper({
+      backends: this.addresses,
+      keepers: this.keeperAddresses,
+      index,
+      name: `keeper-${index}`,
+      timing: this.timing,
+      ports: this.#ports(index),
+      clock: this.clock,
+    });
+    this.#keepers[index] = keeper;
+    keeper.start();
+    return keeper;
+  }
+
+  /** Keeper `index` falls silent: it stops, and beats to it fail from now on. */
+  async stopKeeper(index: number): Promise<void> {
+    await this.keeper(index).stop();
+    this.#keepers[index] = undefined;
+  }
+
+  startAll(): void {
+    for (let i = 0; i < this.keeperAddresses.length; i++) this.startKeeper(i);
+  }
+
+  /** Advances the clock in small steps until `done` holds; fails after `withinMs` of fake time. */
+  async until(done: () => boolean, withinMs: number, what: string): Promise<number> {
+    const start = this.clock.now();
+    while (!done()) {
+      if (this.clock.now() - start > withinMs) throw new Error(`not within ${withinMs} ms: ${what}`);
+      await this.clock.advance(100);
+    }
+    return this.clock.now() - start;
+  }
+
+  /** Every backend ready in the view of keeper `index`, and ready on the backend itself. */
+  allReady(index = 0): boolean {
+    const view = this.keeper(index).view();
+    return (
+      view.backends.every((entry) => entry.state === "ready") &&
+      [...this.backends.values()].every((backend) => backend.node.ready)
+    );
+  }
+
+  stateOf(address: string, index = 0): string {
+    return (
+      this.keeper(index)
+        .view()
+        .backends.find((entry) => entry.address === address)?.state ?? "absent"
+    );
+  }
+
+  /**
+   * Writes as a client would: one stamped entry on each of the bin's replicas
+   * that keeper 0's view has live and that answer. Returns the replicas written.
+   */
+  async write(bin: string, key: string, value: string): Promise<string[]> {
+    const keeper = this.keeper(0);
+    const view = keeper.view();
+    const live = new Set(
+      view.backends.filter((entry) => entry.state !== "dead").map((entry) => entry.address),
+    );
+    const replicas = keeper.ring.replicasFor(bin, (address) => live.has(address));
+    this.#seq++;
+    const entry = {
+      bin,
+      key,
+      kind: "set" as const,
+      value,
+      stamp: { clock: BigInt(this.#seq), writer: this.#writer, seq: this.#seq },
+    };
+    const written: string[] = [];
+    for (const address of replicas) {
+      const backend = this.backend(address);
+      if (backend.fault !== "none") continue;
+      await backend.node.apply([entry], view.epoch);
+      written.push(address);
+    }
+    return written;
+  }
+
+  /** The value a backend's own store holds for a key, whatever its readiness. */
+  async stored(address: string, bin: string, key: string): Promise<string | undefined> {
+    const entries: string[] = [];
+    for await (const batch of this.backend(address).node.scan([{ start: 0, end: 0 }], 1000)) {
+      for (const entry of batch) if (entry.bin === bin && entry.key === key) entries.push(entry.value);
+    }
+    return entries.at(-1);
+  }
+
+  async close(): Promise<void> {
+    for (let i = 0; i < this.#keepers.length; i++) if (this.#keepers[i]) await this.stopKeeper(i);
+  }
+
+  #ports(index: number): KeeperPorts {
+    return {
+      backend: (address) => this.backend(address),
+      peer: (address) => ({
+        beat: async (beat) => {
+          const to = this.#keepers[this.keeperAddresses.indexOf(address)];
+          if (!this.#keepers[index] || !to) throw new Error(`keeper ${address} does not answer`);
+          return to.onBeat(beat as KeeperBeat__Output) as KeeperBeat__Output;
+        },
+      }),
+      close: () => undefined,
+    };
+  }
+}
