@@ -24,7 +24,9 @@ import {
   UnavailableError,
   WHOLE_RING,
 } from "@binring/core";
+import type { Logger } from "pino";
 import { PersistentClock } from "./persistent-clock.js";
+import { Readiness } from "./readiness.js";
 import type { StoreEngine, StoreStats } from "./store-engine.js";
 
 /** Who is calling and under which cluster view. */
@@ -94,6 +96,8 @@ export interface BackendNodeOptions {
   ready?: boolean;
   /** Milliseconds since an arbitrary origin; monotonic. Injected by tests. */
   now?: () => number;
+  /** Readiness changes are logged here. @default silent */
+  logger?: Logger;
 }
 
 export class BackendNode {
@@ -109,11 +113,7 @@ export class BackendNode {
   readonly #writer = newWriterId();
   #seq = 0;
   #epoch = 0n;
-  #ready: boolean;
-  /** When readiness lapses (in #now() time); undefined when it does not. */
-  #readyUntil: number | undefined;
-  /** The store refused a write since readiness was last granted: writers may have skipped this backend. */
-  #needsFill = false;
+  readonly #readiness: Readiness;
   /** An empty runs now: no grant is taken until it ends. */
   #emptying = false;
   /** The last empty asked for; the next one starts after it settles. */
@@ -122,8 +122,8 @@ export class BackendNode {
   constructor(options: BackendNodeOptions) {
     this.#engine = options.engine;
     this.#limits = options.limits;
-    this.#ready = options.ready ?? false;
     this.#now = options.now ?? (() => performance.now());
+    this.#readiness = new Readiness(options.ready ?? false, this.#now, options.logger);
     this.clock = new PersistentClock(options.engine);
     this.#engine.onReset(() => this.#storeReset());
   }
@@ -145,8 +145,7 @@ export class BackendNode {
 
   /** Ready: holds every acknowledged entry of the bins it is a replica of. */
   get ready(): boolean {
-    if (this.#ready && this.#readyUntil !== undefined && this.#now() >= this.#readyUntil) this.#ready = false;
-    return this.#ready;
+    return this.#readiness.ready;
   }
 
   /**
@@ -274,13 +273,12 @@ export class BackendNode {
 
   /** The store restarted and may have lost acknowledged entries: no reads until a keeper refills it. */
   #storeReset(): void {
-    this.#lostEntries();
+    this.#lostEntries("store restarted");
     this.clock.storeReset();
   }
 
-  #lostEntries(): void {
-    this.#ready = false;
-    this.#needsFill = true;
+  #lostEntries(reason: string): void {
+    this.#readiness.lostEntries(reason);
     this.#losses++;
   }
 
@@ -291,7 +289,7 @@ export class BackendNode {
     try {
       return await write();
     } catch (error) {
-      if (error instanceof UnavailableError) this.#lostEntries();
+      if (error instanceof UnavailableError) this.#lostEntries("the store refused a write");
       throw error;
     }
   }
@@ -343,7 +341,7 @@ export class BackendNode {
 
   /** Whatever the empty deleted, even partly, this backend lost entries: a new incarnation. */
   #afterEmpty(): string {
-    this.#lostEntries();
+    this.#lostEntries("emptied");
     return this.incarnation;
   }
 
@@ -361,13 +359,8 @@ export class BackendNode {
     if (command.epoch > this.#epoch) this.#epoch = command.epoch;
     const forMe =
       !this.#emptying && (command.incarnation === undefined || command.incarnation === this.incarnation);
-    if (command.ready === true && forMe && (command.filled || (this.ready && !this.#needsFill))) {
-      this.#ready = true;
-      this.#needsFill = false;
-      this.#readyUntil = command.leaseMs > 0 ? this.#now() + command.leaseMs : undefined;
-    } else if (command.ready === false) {
-      this.#ready = false;
-    }
+    if (command.ready === true && forMe) this.#readiness.grant(command.filled ?? false, command.leaseMs);
+    else if (command.ready === false) this.#readiness.revoke();
     if (command.clockFloor > 0n) await this.clock.observe(command.clockFloor - 1n);
     return this.state();
   }
@@ -384,7 +377,7 @@ export class BackendNode {
     return {
       incarnation: this.incarnation,
       ready: this.ready,
-      needsFill: this.#needsFill,
+      needsFill: this.#readiness.needsFill,
       epoch: this.#epoch,
       clock: this.clock.peek(),
       storeOk,

@@ -73,7 +73,7 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
       `tombstoneTtlMs must be a positive whole number of ms, got ${tombstoneTtlMs}`,
     );
   const engine = openEngine(options.store, logger);
-  const node = new BackendNode({ engine, limits, ready: options.ready });
+  const node = new BackendNode({ engine, limits, ready: options.ready, logger });
   engine.onReset((reason) => logger.warn({ reason }, "store restarted: not ready until refilled"));
   const server = new grpc.Server({
     "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,

@@ -1,0 +1,89 @@
+// A backend's readiness: whether it holds every acknowledged entry of its
+// bins, so it may serve reads that must see them. One state machine, moved
+// only by the events of READINESS_TRANSITIONS; an event a state does not list
+// is refused (the command is ignored) and changes nothing. Every change is
+// logged.
+//
+//   not-ready --granted (after a fill)--> ready --renewed--> ready (lease extended)
+//   ready --lease-lapsed | revoked--> not-ready
+//   any --lost-entries (store reset, refused write, empty)--> needs-fill
+//   needs-fill --granted (after a fill)--> ready
+//
+// A plain renewal never revives a lapsed lease: it may arrive long after it
+// was sent (the process was paused with heartbeats queued on its socket), and
+// by then its keeper may have declared this backend dead and acknowledged
+// writes without it. Only a grant that follows a fill makes it ready again.
+import { type Logger, pino } from "pino";
+
+export type ReadinessState = "not-ready" | "ready" | "needs-fill";
+export type ReadinessEvent = "granted" | "renewed" | "revoked" | "lease-lapsed" | "lost-entries";
+
+/** Each event: the state it leads to from each state it is allowed in. */
+export const READINESS_TRANSITIONS: Readonly<
+  Record<ReadinessEvent, Readonly<Partial<Record<ReadinessState, ReadinessState>>>>
+> = {
+  granted: { "not-ready": "ready", ready: "ready", "needs-fill": "ready" },
+  renewed: { ready: "ready" },
+  revoked: { ready: "not-ready", "not-ready": "not-ready", "needs-fill": "needs-fill" },
+  "lease-lapsed": { ready: "not-ready" },
+  "lost-entries": { "not-ready": "needs-fill", ready: "needs-fill", "needs-fill": "needs-fill" },
+};
+
+export class Readiness {
+  #state: ReadinessState;
+  /** When the lease lapses (in now() time); undefined while ready without expiry, or not ready. */
+  #until: number | undefined;
+
+  constructor(
+    ready: boolean,
+    private readonly now: () => number,
+    private readonly logger: Logger = pino({ level: "silent" }),
+  ) {
+    this.#state = ready ? "ready" : "not-ready";
+  }
+
+  get state(): ReadinessState {
+    if (this.#state === "ready" && this.#until !== undefined && this.now() >= this.#until) {
+      this.#apply("lease-lapsed");
+    }
+    return this.#state;
+  }
+
+  get ready(): boolean {
+    return this.state === "ready";
+  }
+
+  /** Writers may have skipped this backend since it was last filled: only a grant after a fill ends that. */
+  get needsFill(): boolean {
+    return this.#state === "needs-fill";
+  }
+
+  /**
+   * A keeper's grant: after a fill (`filled`) it makes this backend ready from
+   * any state; otherwise it only renews a lease that still runs. `leaseMs` 0
+   * means until revoked. Returns whether it was taken.
+   */
+  grant(filled: boolean, leaseMs: number): boolean {
+    const taken = this.#apply(filled ? "granted" : "renewed", this.state);
+    if (taken) this.#until = leaseMs > 0 ? this.now() + leaseMs : undefined;
+    return taken;
+  }
+
+  revoke(): void {
+    this.#apply("revoked");
+  }
+
+  /** This backend may have lost or missed acknowledged entries. */
+  lostEntries(reason: string): void {
+    this.#apply("lost-entries", this.#state, reason);
+  }
+
+  #apply(event: ReadinessEvent, from = this.#state, reason?: string): boolean {
+    const to = READINESS_TRANSITIONS[event][from];
+    if (to === undefined) return false;
+    if (to !== from) this.logger.info({ from, to, event, reason }, "readiness");
+    this.#state = to;
+    if (to !== "ready") this.#until = undefined;
+    return true;
+  }
+}
