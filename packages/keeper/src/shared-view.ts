@@ -14,7 +14,7 @@
 // A keeper mints when its own content changes, and when a merge leaves it with
 // content no epoch it has seen stands for; it adopts a peer's epoch only with
 // exactly that peer's content. Before a keeper fences backends for a change it
-// waits until every live keeper has merged the change (Keeper#fence): from
+// waits until every live keeper has merged the change (RepairRunner#fence): from
 // then on every epoch any keeper mints includes it, and every epoch minted
 // before is smaller, so an epoch at or above the fence always knows the change.
 import { randomInt } from "node:crypto";

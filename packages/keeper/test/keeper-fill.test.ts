@@ -102,4 +102,31 @@ describe("fill", () => {
     expect(await w.stored(address, held[0]!, "orphan")).toBeUndefined();
     for (const bin of held) expect(await w.stored(address, bin, "k")).toBe(`v${bin.slice(4)}`);
   });
+
+  it("a store restart part way through a fill sends it back to fill from the start", async () => {
+    world = new KeeperWorld({ backends: 5, keepers: 1 });
+    world.startAll();
+    const w = world;
+    await w.until(() => w.allReady(), 10_000, "a fresh cluster is ready");
+    const address = w.addresses[0]!;
+    const backend = w.backend(address);
+    const held = await fillBins(w, address, 40);
+
+    backend.restart("empty");
+    // The store restarts empty again as soon as the fill has copied its first entries onto it.
+    let restarted = false;
+    backend.onCall = (call, entries) => {
+      if (
+        call !== "apply" ||
+        restarted ||
+        !(entries as { bin: string }[]).some((e) => e.bin.startsWith("bin-"))
+      )
+        return;
+      restarted = true;
+      queueMicrotask(() => backend.restart("empty"));
+    };
+    await w.until(() => restarted, 15_000, "the fill starts");
+    await w.until(() => w.stateOf(address) === "ready" && backend.node.ready, 30_000, "filled again");
+    for (const bin of held) expect(await w.stored(address, bin, "k")).toBe(`v${bin.slice(4)}`);
+  });
 });

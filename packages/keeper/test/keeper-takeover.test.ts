@@ -54,4 +54,69 @@ describe("keeper takeover", () => {
     }
     expect(w.allReady(0) && w.allReady(1)).toBe(true);
   });
+
+  it("the last keeper repairs and fills; returning keepers get their slices back, never running a backend's work twice at once", async () => {
+    world = new KeeperWorld({ backends: 6, keepers: 3 });
+    world.startAll();
+    const w = world;
+    await w.until(() => [0, 1, 2].every((i) => w.allReady(i)), 10_000, "a fresh cluster is ready");
+    const slices = [0, 1, 2].map((i) => new Set(w.keeper(i).slice));
+    for (let i = 0; i < 30; i++) await w.write(`bin-${i}`, "k", `v${i}`);
+    await w.stopKeeper(1);
+    await w.stopKeeper(2);
+    await w.until(() => w.keeper(0).slice.size === 6, 10_000, "keeper 0 owns every backend");
+    const victim = [...slices[1]!, ...slices[2]!][0]!;
+    const backend = w.backend(victim);
+    backend.fault = "down";
+    await w.until(() => w.stateOf(victim) === "dead", 15_000, "the last keeper declares it dead");
+    await w.until(() => w.keeper(0).status().repairs.length === 0, 15_000, "the last keeper repairs it");
+
+    // It returns empty and slow, so its fill is under way when the other keepers return.
+    backend.restart("empty");
+    backend.latencyMs = 300;
+    backend.fault = "none";
+    await w.until(
+      () =>
+        w
+          .keeper(0)
+          .status()
+          .repairs.some((repair) => repair.kind === "fill" && repair.state === "running"),
+      15_000,
+      "the fill runs",
+    );
+    w.startKeeper(1);
+    w.startKeeper(2);
+    const running = () =>
+      [0, 1, 2].flatMap((i) =>
+        w
+          .keeper(i)
+          .status()
+          .repairs.filter((repair) => repair.state === "running")
+          .map((repair) => repair.backend),
+      );
+    await w.until(
+      () => {
+        const work = running();
+        expect(new Set(work).size, `work running twice at once: ${work}`).toBe(work.length);
+        return (
+          [0, 1, 2].every((i) => setsEqual(w.keeper(i).slice, slices[i]!)) &&
+          w.stateOf(victim) === "ready" &&
+          work.length === 0
+        );
+      },
+      60_000,
+      "slices handed back and the fill finished",
+    );
+    backend.latencyMs = 0;
+    const ring = w.keeper(0).ring;
+    for (let i = 0; i < 30; i++) {
+      for (const replica of ring.replicasFor(`bin-${i}`)) {
+        expect(await w.stored(replica, `bin-${i}`, "k"), `bin-${i} on ${replica}`).toBe(`v${i}`);
+      }
+    }
+  });
 });
+
+function setsEqual(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  return a.size === b.size && [...a].every((item) => b.has(item));
+}

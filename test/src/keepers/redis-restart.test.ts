@@ -3,7 +3,7 @@
 // serving reads as if it still held every acknowledged entry (HAZARDS.md 4).
 // It reports that it needs a fill, reads fall through to the other replicas
 // meanwhile, and its keeper refills it before it is ready again (a restart in
-// the middle of that fill: interrupted-fill.test.ts).
+// the middle of that fill: packages/keeper/test/keeper-fill.test.ts).
 import { BinClient, StorageClient } from "@binring/client";
 import { afterAll, expect, it } from "vitest";
 import { LocalCluster, waitFor, waitForSettled } from "../support/index.js";

@@ -22,6 +22,8 @@ export type Fault = "none" | "down" | "hung";
 
 export class InProcessBackend implements BackendPort {
   fault: Fault = "none";
+  /** Fake-clock time every call takes before it runs: a slow backend, or a fill that lasts. */
+  latencyMs = 0;
   node: BackendNode;
   #engine = new MemoryEngine();
   /** Calls made while hung: they run when it resumes, whether or not their caller still waits. */
@@ -109,7 +111,7 @@ export class InProcessBackend implements BackendPort {
     this.onCall?.(call, detail);
     if (this.fault === "down")
       return Promise.reject(new UnavailableError(`${this.address}: connection refused`));
-    if (this.fault === "none") return run();
+    if (this.fault === "none") return this.latencyMs > 0 ? this.clock.sleep(this.latencyMs).then(run) : run();
     return new Promise<T>((resolve, reject) => {
       this.#held.push(() => run().then(resolve, reject));
       void this.clock
