@@ -14,7 +14,7 @@
 // own: a bad one is skipped and logged, and hides nothing else.
 import { type Entry, newWriterId, RESERVED_BIN_PREFIX, RING_SIZE, ringPoint } from "@binring/core";
 import { type Logger, pino } from "pino";
-import type { EntryPort, IntentStore } from "./keeper-ports.js";
+import type { EntryPort } from "./keeper-ports.js";
 
 export const KEEPER_LOG_BIN = `${RESERVED_BIN_PREFIX}keeper-log`;
 
@@ -60,6 +60,15 @@ export function parseIntent(text: string): Intent | string {
   if (typeof v.by !== "string") return "no by";
   if (typeof v.at !== "number" || !Number.isFinite(v.at)) return "no at";
   return { id: v.id, kind: v.kind, backend: v.backend, wasLive: v.wasLive as string[], by: v.by, at: v.at };
+}
+
+/** The commit point (intent-log.ts): where intents and their completion are recorded. */
+export interface IntentStore {
+  /** Records on every target; resolves with how many took it. */
+  record(intent: Intent, targets: readonly string[]): Promise<number>;
+  complete(id: string, targets: readonly string[]): Promise<number>;
+  /** The union of the log over every source that answers; throws when none does. */
+  read(sources: readonly string[]): Promise<LogContents>;
 }
 
 export class IntentLog implements IntentStore {

@@ -10,7 +10,6 @@ import type {
   KeeperBeat__Output,
   RingRange,
 } from "@binring/core";
-import type { Intent, LogContents } from "./intent-log.js";
 
 /** Reading and writing stamped entries: what copies and the intent log need of a backend. */
 export interface EntryPort {
@@ -30,15 +29,6 @@ export interface BackendPort extends EntryPort {
 export interface PeerPort {
   /** Sends our beat; resolves with the peer's, taken after it merged ours. */
   beat(beat: KeeperBeat, timeoutMs: number): Promise<KeeperBeat__Output>;
-}
-
-/** The commit point (intent-log.ts): where intents and their completion are recorded. */
-export interface IntentStore {
-  /** Records on every target; resolves with how many took it. */
-  record(intent: Intent, targets: readonly string[]): Promise<number>;
-  complete(id: string, targets: readonly string[]): Promise<number>;
-  /** The union of the log over every source that answers; throws when none does. */
-  read(sources: readonly string[]): Promise<LogContents>;
 }
 
 export interface KeeperPorts {

@@ -7,11 +7,11 @@ import { bigintToWire, type HashRing, type HeartbeatRequest } from "@binring/cor
 import type { Logger } from "pino";
 import type { BackendHealth } from "./backend-health.js";
 import { type CopyProgress, copyTask } from "./copier.js";
-import { IntentLog, KEEPER_LOG_BIN } from "./intent-log.js";
+import { IntentLog, type IntentStore, KEEPER_LOG_BIN } from "./intent-log.js";
 import type { KeeperClock } from "./keeper-clock.js";
 import type { KeeperTiming } from "./keeper-options.js";
 import type { KeeperPeers } from "./keeper-peers.js";
-import type { IntentStore, KeeperPorts } from "./keeper-ports.js";
+import type { KeeperPorts } from "./keeper-ports.js";
 import type { KeeperRing } from "./keeper-ring.js";
 import type { CopyTask } from "./repair-plan.js";
 import type { SharedView } from "./shared-view.js";

@@ -1,14 +1,26 @@
 // `binring keeper`: runs keeper number --index of the cluster file until SIGTERM or SIGINT.
 import { hostname } from "node:os";
-import { startKeeper } from "@binring/keeper";
+import { DEFAULT_KEEPER_TIMING as DEFAULTS, type KeeperTiming, startKeeper } from "@binring/keeper";
 import { flagName, parseAddress, parseFlags, parsePositiveInt, requireFlag } from "../args.js";
 import { CliError } from "../cli-error.js";
 import { readClusterFile } from "../cluster-file.js";
 import { createLogger } from "../logger.js";
 import { onShutdown } from "../shutdown.js";
 
+/** Each timing flag and the setting it sets; defaults come from the keeper itself. */
+const TIMING_FLAGS = {
+  "heartbeat-ms": "heartbeatIntervalMs",
+  misses: "missesToDead",
+  "lease-ms": "leaseMs",
+  "probe-timeout-ms": "probeTimeoutMs",
+  "clock-sync-ms": "clockSyncIntervalMs",
+  "copy-batch": "copyBatchSize",
+} as const satisfies Record<string, keyof KeeperTiming>;
+
 export const KEEPER_USAGE = `binring keeper --config binring.json (--index I | --index-from-hostname) [--listen HOST:PORT] [--http HOST:PORT]
-    [--heartbeat-ms 1000] [--misses 3] [--lease-ms 2500] [--probe-timeout-ms 500] [--clock-sync-ms 500] [--copy-batch 2000]`;
+    ${Object.entries(TIMING_FLAGS)
+      .map(([flag, setting]) => `[--${flag} ${DEFAULTS[setting]}]`)
+      .join(" ")}`;
 
 export async function keeperCommand(args: string[]): Promise<void> {
   const { values } = parseFlags("keeper", args, {
@@ -42,14 +54,12 @@ export async function keeperCommand(args: string[]): Promise<void> {
   const host = listen.slice(0, listen.lastIndexOf(":"));
   const httpListen = parseAddress("http", values.http ?? `${host}:0`);
   const logger = createLogger("keeper").child({ keeper: index });
-  const timing = {
-    heartbeatIntervalMs: parsePositiveInt("heartbeat-ms", values["heartbeat-ms"], 1000),
-    missesToDead: parsePositiveInt("misses", values.misses, 3),
-    leaseMs: parsePositiveInt("lease-ms", values["lease-ms"], 2500),
-    probeTimeoutMs: parsePositiveInt("probe-timeout-ms", values["probe-timeout-ms"], 500),
-    clockSyncIntervalMs: parsePositiveInt("clock-sync-ms", values["clock-sync-ms"], 500),
-    copyBatchSize: parsePositiveInt("copy-batch", values["copy-batch"], 2000),
-  };
+  const timing = Object.fromEntries(
+    Object.entries(TIMING_FLAGS).map(([flag, setting]) => [
+      setting,
+      parsePositiveInt(flag, values[flag as keyof typeof TIMING_FLAGS], DEFAULTS[setting]),
+    ]),
+  ) as unknown as KeeperTiming;
   let running: Awaited<ReturnType<typeof startKeeper>>;
   try {
     running = await startKeeper({
