@@ -21,7 +21,6 @@ export {
   TimeoutError,
   UnavailableError,
 } from "./errors.js";
-export { freePort } from "./free-port.js";
 export { ringPoint } from "./hash.js";
 export {
   checkString,

@@ -1,5 +1,6 @@
 // Starts `binring` subcommands as real child processes, the way operators do.
 import { fileURLToPath } from "node:url";
+import { freePort } from "@binring/launcher";
 import { ChildProcess } from "./child.js";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -8,7 +9,7 @@ export const CLI_MAIN = `${REPO_ROOT}packages/cli/dist/main.js`;
 export interface BackendProcessOptions {
   redisUrl?: string;
   keyPrefix?: string;
-  /** host:port to listen on. @default "127.0.0.1:0" */
+  /** host:port to listen on. @default a free port, chosen before the backend binds it (a restart binds it again) */
   listen?: string;
   ready?: boolean;
   extraArgs?: string[];
@@ -26,7 +27,7 @@ export async function startBackendProcess(options: BackendProcessOptions = {}): 
     CLI_MAIN,
     "backend",
     "--listen",
-    options.listen ?? "127.0.0.1:0",
+    options.listen ?? `127.0.0.1:${await freePort()}`,
     ...store,
     ...(options.keyPrefix ? ["--key-prefix", options.keyPrefix] : []),
     ...(options.ready ? ["--ready"] : []),

@@ -1,6 +1,6 @@
 // Test support: real redis-servers, real binring processes, waiting on conditions.
 
-export { freePort } from "@binring/core";
+export { freePort } from "@binring/launcher";
 export {
   type BackendProcess,
   type BackendProcessOptions,

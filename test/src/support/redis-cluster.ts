@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { freePort } from "@binring/core";
+import { freePort } from "@binring/launcher";
 import { ChildProcess } from "./child.js";
 import { waitFor } from "./wait-for.js";
 

@@ -9,10 +9,11 @@ import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type ChaosProgress, ChaosRun, type FuzzCounts } from "@binring/chaos";
 import { parseSabotage } from "@binring/client";
+import { LocalCluster } from "@binring/launcher";
 import { parseDuration, parseFlags, parsePositiveInt } from "../args.js";
 import { CliError } from "../cli-error.js";
+import { CLI_MAIN } from "../cli-main.js";
 import { readClusterFile } from "../cluster-file.js";
-import { LocalCluster } from "../local-cluster.js";
 import { createLogger } from "../logger.js";
 import { verifyRun } from "../verify-run.js";
 
@@ -76,6 +77,8 @@ export async function chaosCommand(args: string[]): Promise<void> {
       `binring chaos: starting ${backendCount} backends and ${keeperCount} keepers under ${dir}\n`,
     );
     cluster = await LocalCluster.start({
+      cli: CLI_MAIN,
+      appendfsync: "everysec",
       backends: backendCount,
       keepers: keeperCount,
       dir,

@@ -3,11 +3,11 @@
 // the memory engine when no redis-server is installed. Writes binring.json and
 // runs until Ctrl-C.
 import { join, resolve } from "node:path";
+import { type Appendfsync, LocalCluster } from "@binring/launcher";
 import { flagName, parseFlags, parsePositiveInt } from "../args.js";
 import { CliError } from "../cli-error.js";
-import { LocalCluster } from "../local-cluster.js";
+import { CLI_MAIN } from "../cli-main.js";
 import { createLogger } from "../logger.js";
-import type { Appendfsync } from "../processes.js";
 import { onShutdown } from "../shutdown.js";
 
 export const DEV_USAGE = `binring dev [--backends 6] [--keepers 3] [--dir .binring] [--config binring.json] [--port-base 7100 | 0]
@@ -40,6 +40,7 @@ export async function devCommand(args: string[]): Promise<void> {
   const configPath = resolve(values.config ?? "binring.json");
   const logger = createLogger("dev");
   const cluster = await LocalCluster.start({
+    cli: CLI_MAIN,
     backends: backendCount,
     keepers: keeperCount,
     dir,
