@@ -37,6 +37,7 @@ import {
   RING_SIZE,
   type RingRange,
   ringPoint,
+  StoreUnavailableError,
   TurnBatch,
   UnavailableError,
 } from "@binring/core";
@@ -290,10 +291,10 @@ export class RedisEngine implements StoreEngine {
    */
   async #call<T>(run: () => Promise<T>): Promise<T> {
     if (this.#redis.status !== "ready" || !this.#verified) {
-      throw new UnavailableError(
+      throw new StoreUnavailableError(
         this.#durabilityRefused !== undefined && this.#redis.status === "ready"
-          ? `store unavailable: ${this.#durabilityRefused}`
-          : `store unavailable: redis is ${this.#verified ? this.#redis.status : "reconnecting"}; the backend reconnects by itself`,
+          ? this.#durabilityRefused
+          : `redis is ${this.#verified ? this.#redis.status : "reconnecting"}; the backend reconnects by itself`,
       );
     }
     try {
@@ -307,12 +308,13 @@ export class RedisEngine implements StoreEngine {
           `store out of memory: ${message} (the call did nothing); raise maxmemory or delete data`,
         );
       if (/^Command timed out/.test(message))
-        throw new UnavailableError(
-          `store unavailable: redis did not answer within ${this.#commandTimeoutMs} ms; the call may or may not have been applied`,
+        throw new StoreUnavailableError(
+          `redis did not answer within ${this.#commandTimeoutMs} ms; the call may or may not have been applied`,
+          { cause: error },
         );
       if (/ERR|WRONGTYPE|NOSCRIPT/.test(message) && !/Connection|closed|writeable/i.test(message))
         throw error;
-      throw new UnavailableError(`store unavailable: redis: ${message}`);
+      throw new StoreUnavailableError(`redis: ${message}`, { cause: error });
     }
   }
 
@@ -564,14 +566,13 @@ export class RedisEngine implements StoreEngine {
   async waitUntilReady(timeoutMs = 5000): Promise<void> {
     if (this.#redis.status === "ready" && this.#verified) return;
     if (this.#redis.status === "ready" && this.#durabilityRefused !== undefined)
-      throw new UnavailableError(`store unavailable: ${this.#durabilityRefused}`);
+      throw new StoreUnavailableError(this.#durabilityRefused);
     await new Promise<void>((resolve, reject) => {
       // Woken when verified, or when Redis refused the durability asked for (rejects at once, naming it).
       const onVerified = () => {
         clearTimeout(timer);
         if (this.#verified) resolve();
-        else
-          reject(new UnavailableError(`store unavailable: ${this.#durabilityRefused ?? "redis went away"}`));
+        else reject(new StoreUnavailableError(this.#durabilityRefused ?? "redis went away"));
       };
       const timer = setTimeout(() => {
         const waiting = this.#onVerified.indexOf(onVerified);

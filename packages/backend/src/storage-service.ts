@@ -36,6 +36,7 @@ import {
   ResourceExhaustedError,
   stampFromWire,
   stampToWire,
+  toOperationError,
   toServiceError,
   utf8Bound,
   wireToBigint,
@@ -281,8 +282,7 @@ export class StorageService {
           throw new InvalidArgumentError("operation is empty: set one of get, set, keys, listGet, ...");
       }
     } catch (error) {
-      const status = toServiceError(error);
-      return { error: { code: status.code ?? 13, message: status.details ?? "internal error" } };
+      return { error: toOperationError(error) };
     }
   }
 
@@ -368,6 +368,6 @@ function capReply(results: OperationResult[]): OperationResult[] {
     const error = new ReplyTooLargeError(
       `this result would take the Batch reply past ${MAX_RESULT_BYTES} bytes; ask for it in a smaller batch`,
     );
-    return { error: { code: error.code, message: error.message } };
+    return { error: toOperationError(error) };
   });
 }

@@ -14,10 +14,11 @@ import {
   type BatchRequest,
   type BinringError,
   bigintToWire,
+  ConnectionRefusedError,
   type Entry,
   entryFromWire,
   entryToWire,
-  errorFromStatus,
+  fromOperationError,
   fromServiceError,
   type HeartbeatReply__Output,
   type HeartbeatRequest,
@@ -163,7 +164,7 @@ export class BackendChannel {
     this.#pipe = pipe;
     pipe.on("data", (reply: BatchReply__Output) => this.#answer(reply));
     pipe.on("error", (error: grpc.ServiceError) =>
-      this.#pipeFailed(pipe, fromServiceError(error, this.address)),
+      this.#pipeFailed(pipe, callFailure(error, this.address)),
     );
     pipe.on("end", () =>
       this.#pipeFailed(pipe, new UnavailableError(`backend ${this.address} ended the stream`)),
@@ -199,7 +200,7 @@ export class BackendChannel {
         if (!reply.partial)
           pending.reject(new UnavailableError(`backend ${this.address} sent too few results`));
       } else if (result.result === "error" && result.error) {
-        pending.reject(errorFromStatus(result.error.code, result.error.message));
+        pending.reject(fromOperationError(result.error));
       } else pending.resolve(result);
     });
   }
@@ -275,7 +276,7 @@ export class BackendChannel {
     if (error.code === grpc.status.DEADLINE_EXCEEDED) {
       return new TimeoutError(`backend ${this.address} did not answer within its deadline`);
     }
-    return fromServiceError(error, this.address);
+    return callFailure(error, this.address);
   }
 
   close(): void {
@@ -290,6 +291,24 @@ export class BackendChannel {
     }
     this.#client.close();
   }
+}
+
+/**
+ * A failed call or stream as its binring error. A refused connection is told
+ * apart here, at the transport's edge, and only here by its text: grpc-js
+ * fails a call whose connection attempt failed with UNAVAILABLE and the
+ * socket error as a string in `details` ("No connection established. Last
+ * error: connect ECONNREFUSED ..."): its subchannel keeps `${error}`, not the
+ * error, so no errno reaches the call. The channel's connectivity state does
+ * not tell a refusal from a connect timeout (a paused backend), which must
+ * not count as gone. An error a backend sent has its reason and class
+ * already, and is never read this way.
+ */
+function callFailure(error: grpc.ServiceError, address: string): BinringError {
+  const failure = fromServiceError(error, address);
+  if (Object.getPrototypeOf(failure) === UnavailableError.prototype && /ECONNREFUSED/.test(error.details))
+    return new ConnectionRefusedError(failure.message, { cause: error });
+  return failure;
 }
 
 /** An upper bound on an operation's encoded size, from the strings it carries. */

@@ -1,13 +1,14 @@
 // How a failed call to one replica affects an operation.
 import {
   ClockBehindError,
+  ConnectionRefusedError,
   InvalidArgumentError,
   ListFullError,
   NotReadyError,
   OutOfRangeError,
   ReplyTooLargeError,
   StaleEpochError,
-  UnavailableError,
+  StoreUnavailableError,
 } from "@binring/core";
 
 /**
@@ -24,6 +25,10 @@ import {
  * - "not-ready": the replica may miss entries; read elsewhere (writes still go there).
  * - "retry": the replica may be alive but slow or paused (slow is not dead,
  *   HAZARDS.md 9); a write must not skip it until it is known dead.
+ *
+ * Only the error's class decides (rebuilt from the code and reason that
+ * crossed the wire, core/errors.ts), never its message: rewording a message
+ * must not change when a write is acknowledged.
  */
 export type FailureKind = "fatal" | "gone" | "stale-view" | "not-ready" | "retry";
 
@@ -38,12 +43,11 @@ export function classifyFailure(error: unknown): FailureKind {
     return "fatal";
   if (error instanceof StaleEpochError) return "stale-view";
   if (error instanceof NotReadyError) return "not-ready";
-  if (error instanceof UnavailableError && /store unavailable|ECONNREFUSED/.test(error.message))
-    return "gone";
+  if (error instanceof StoreUnavailableError || error instanceof ConnectionRefusedError) return "gone";
   return "retry";
 }
 
 /** The failure reports a refused connection, which must be confirmed before it counts as "gone". */
 export function reportsRefusedConnection(error: unknown): boolean {
-  return error instanceof UnavailableError && /ECONNREFUSED/.test(error.message);
+  return error instanceof ConnectionRefusedError;
 }

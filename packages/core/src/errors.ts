@@ -1,5 +1,7 @@
 // The error family every binring package throws. Each class maps to one gRPC
-// status code, so an error crosses the wire and comes back as the same class.
+// status code and one reason (storage.proto ErrorReason), so an error crosses
+// the wire and comes back as the same class, whatever its message says.
+import type { ErrorReason__Output as ErrorReason } from "./generated/binring/v1/ErrorReason.js";
 
 /** gRPC status codes used by binring (the numbers are fixed by gRPC). */
 export const StatusCode = {
@@ -13,35 +15,68 @@ export const StatusCode = {
 } as const;
 export type StatusCodeValue = (typeof StatusCode)[keyof typeof StatusCode];
 
-/** Base class: `code` is the gRPC status the error travels as. */
+/** Base class: `code` is the gRPC status the error travels as, `reason` what tells it apart from others of that code. */
 export class BinringError extends Error {
+  /** The reason every error of this class travels with; UNSPECIFIED where the code alone tells the class. */
+  static readonly reason: ErrorReason = "ERROR_REASON_UNSPECIFIED";
+
   constructor(
     message: string,
     readonly code: StatusCodeValue,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
     this.name = new.target.name;
+  }
+
+  /** Why the call failed, as it travels beside the code: its class's reason. */
+  get reason(): ErrorReason {
+    return (this.constructor as typeof BinringError).reason;
   }
 }
 
 /** Thrown when a key, value, pattern, bin name or option is malformed or over its limit. Retrying will not help. */
 export class InvalidArgumentError extends BinringError {
-  constructor(message: string) {
-    super(message, StatusCode.INVALID_ARGUMENT);
+  static override readonly reason: ErrorReason = "ERROR_REASON_INVALID_ARGUMENT";
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, StatusCode.INVALID_ARGUMENT, options);
   }
 }
 
-/** Thrown when a backend (or its Redis) cannot be reached right now. Safe to retry elsewhere or later. */
+/** Thrown when a backend cannot be reached or cannot serve right now. Safe to retry elsewhere or later. */
 export class UnavailableError extends BinringError {
-  constructor(message: string) {
-    super(message, StatusCode.UNAVAILABLE);
+  static override readonly reason: ErrorReason = "ERROR_REASON_UNAVAILABLE";
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, StatusCode.UNAVAILABLE, options);
   }
 }
+
+/**
+ * Thrown by a backend whose store (its Redis) failed a call or cannot be
+ * reached: the backend revokes its own readiness, so it serves no reads until
+ * a keeper has refilled it, and a write may skip it.
+ */
+export class StoreUnavailableError extends UnavailableError {
+  static override readonly reason: ErrorReason = "ERROR_REASON_STORE_UNAVAILABLE";
+  static readonly prefix = "store unavailable:";
+  constructor(message: string, options?: ErrorOptions) {
+    super(`${StoreUnavailableError.prefix} ${message}`, options);
+  }
+}
+
+/**
+ * Thrown by the SDK when its connection to a backend was refused: nothing may
+ * listen on the backend's port. Never sent by a backend. A channel in
+ * reconnect backoff repeats its last attempt's error, so a caller confirms the
+ * refusal with a fresh connection before counting the backend as gone.
+ */
+export class ConnectionRefusedError extends UnavailableError {}
 
 /** Thrown when a call did not complete within its time budget. A write may or may not have been applied. */
 export class TimeoutError extends BinringError {
-  constructor(message: string) {
-    super(message, StatusCode.DEADLINE_EXCEEDED);
+  static override readonly reason: ErrorReason = "ERROR_REASON_TIMEOUT";
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, StatusCode.DEADLINE_EXCEEDED, options);
   }
 }
 
@@ -51,8 +86,9 @@ export class TimeoutError extends BinringError {
  * store did nothing for the refused entry; retry later, or free space first.
  */
 export class ResourceExhaustedError extends BinringError {
-  constructor(message: string) {
-    super(message, StatusCode.RESOURCE_EXHAUSTED);
+  static override readonly reason: ErrorReason = "ERROR_REASON_RESOURCE_EXHAUSTED";
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, StatusCode.RESOURCE_EXHAUSTED, options);
   }
 }
 
@@ -61,9 +97,10 @@ export class ResourceExhaustedError extends BinringError {
  * not help until elements are removed, so a writer gives up at once.
  */
 export class ListFullError extends ResourceExhaustedError {
+  static override readonly reason: ErrorReason = "ERROR_REASON_LIST_FULL";
   static readonly prefix = "list full:";
-  constructor(message: string) {
-    super(`${ListFullError.prefix} ${message}`);
+  constructor(message: string, options?: ErrorOptions) {
+    super(`${ListFullError.prefix} ${message}`, options);
   }
 }
 
@@ -72,16 +109,18 @@ export class ListFullError extends ResourceExhaustedError {
  * carry. Retrying will not help: narrow the request (a key prefix).
  */
 export class ReplyTooLargeError extends ResourceExhaustedError {
+  static override readonly reason: ErrorReason = "ERROR_REASON_REPLY_TOO_LARGE";
   static readonly prefix = "reply too large:";
-  constructor(message: string) {
-    super(`${ReplyTooLargeError.prefix} ${message}`);
+  constructor(message: string, options?: ErrorOptions) {
+    super(`${ReplyTooLargeError.prefix} ${message}`, options);
   }
 }
 
 /** Thrown when a clock cannot move on: it would reach its ceiling (core/value-bounds.ts). */
 export class OutOfRangeError extends BinringError {
-  constructor(message: string) {
-    super(message, StatusCode.OUT_OF_RANGE);
+  static override readonly reason: ErrorReason = "ERROR_REASON_OUT_OF_RANGE";
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, StatusCode.OUT_OF_RANGE, options);
   }
 }
 
@@ -91,26 +130,31 @@ export class OutOfRangeError extends BinringError {
  * must see every acknowledged write. Readers move on to the next replica.
  */
 export class NotReadyError extends BinringError {
+  static override readonly reason: ErrorReason = "ERROR_REASON_NOT_READY";
   static readonly prefix = "not ready:";
-  constructor(message: string) {
-    super(`${NotReadyError.prefix} ${message}`, StatusCode.FAILED_PRECONDITION);
+  constructor(message: string, options?: ErrorOptions) {
+    super(`${NotReadyError.prefix} ${message}`, StatusCode.FAILED_PRECONDITION, options);
   }
 }
 
 /**
  * Thrown by a backend that knows a newer cluster view than the caller's: the
  * caller must refresh its view and retry, because the replica set it used may
- * be out of date.
+ * be out of date. Both epochs travel as fields of their own (OperationError,
+ * or trailing metadata), never read back from the message.
  */
 export class StaleEpochError extends BinringError {
+  static override readonly reason: ErrorReason = "ERROR_REASON_STALE_VIEW";
   static readonly prefix = "stale view:";
   constructor(
     readonly callerEpoch: bigint,
     readonly currentEpoch: bigint,
+    options?: ErrorOptions,
   ) {
     super(
       `${StaleEpochError.prefix} call made with view epoch ${callerEpoch} but the backend is at epoch ${currentEpoch}; refresh the cluster view`,
       StatusCode.FAILED_PRECONDITION,
+      options,
     );
   }
 }
@@ -123,9 +167,10 @@ export class StaleEpochError extends BinringError {
  * (core/value-bounds.ts).
  */
 export class ClockBehindError extends BinringError {
+  static override readonly reason: ErrorReason = "ERROR_REASON_CLOCK_BEHIND";
   static readonly prefix = "clock behind:";
-  constructor(message: string) {
-    super(`${ClockBehindError.prefix} ${message}`, StatusCode.FAILED_PRECONDITION);
+  constructor(message: string, options?: ErrorOptions) {
+    super(`${ClockBehindError.prefix} ${message}`, StatusCode.FAILED_PRECONDITION, options);
   }
 }
 
@@ -136,36 +181,77 @@ export class ClockBehindError extends BinringError {
  */
 export class OutcomeUnknownError extends TimeoutError {}
 
-/** The classes whose message starts with a prefix of their own, by the status they travel as. */
-type Prefixed = { prefix: string; new (message: string): BinringError };
-const PREFIXED: Readonly<Record<number, readonly Prefixed[]>> = {
-  [StatusCode.RESOURCE_EXHAUSTED]: [ListFullError, ReplyTooLargeError],
-  [StatusCode.FAILED_PRECONDITION]: [ClockBehindError, NotReadyError],
+/** What travels beside a status code and message: the reason, and a stale view's epochs. */
+export interface ErrorDetails {
+  reason?: ErrorReason;
+  callerEpoch?: bigint;
+  currentEpoch?: bigint;
+}
+
+/** The details an error travels with. */
+export function errorDetails(error: BinringError): ErrorDetails {
+  if (error instanceof StaleEpochError) {
+    return { reason: error.reason, callerEpoch: error.callerEpoch, currentEpoch: error.currentEpoch };
+  }
+  return { reason: error.reason };
+}
+
+/** A class of the family, whatever its constructor takes. */
+type ErrorClass = (abstract new (...args: never[]) => BinringError) & { readonly reason: ErrorReason };
+
+/** The class each reason stands for; a stale view is rebuilt with its epochs instead. */
+const BY_REASON: ReadonlyMap<ErrorReason, ErrorClass> = new Map(
+  [
+    InvalidArgumentError,
+    OutOfRangeError,
+    ResourceExhaustedError,
+    ListFullError,
+    ReplyTooLargeError,
+    NotReadyError,
+    ClockBehindError,
+    UnavailableError,
+    StoreUnavailableError,
+    TimeoutError,
+  ].map((kind): [ErrorReason, ErrorClass] => [kind.reason, kind]),
+);
+
+/** The class an error of no known reason gets from its code alone (a peer from before reasons). */
+const BY_CODE: Readonly<Record<number, ErrorClass>> = {
+  [StatusCode.INVALID_ARGUMENT]: InvalidArgumentError,
+  [StatusCode.DEADLINE_EXCEEDED]: TimeoutError,
+  [StatusCode.RESOURCE_EXHAUSTED]: ResourceExhaustedError,
+  [StatusCode.OUT_OF_RANGE]: OutOfRangeError,
+  [StatusCode.UNAVAILABLE]: UnavailableError,
 };
 
-/** Rebuilds the error class from a status code and message that crossed the wire. */
-export function errorFromStatus(code: number, message: string): BinringError {
-  const prefixed = PREFIXED[code]?.find((kind) => message.startsWith(kind.prefix));
-  if (prefixed) return new prefixed(message.slice(prefixed.prefix.length).trimStart());
-  switch (code) {
-    case StatusCode.INVALID_ARGUMENT:
-      return new InvalidArgumentError(message);
-    case StatusCode.DEADLINE_EXCEEDED:
-      return new TimeoutError(message);
-    case StatusCode.RESOURCE_EXHAUSTED:
-      return new ResourceExhaustedError(message);
-    case StatusCode.OUT_OF_RANGE:
-      return new OutOfRangeError(message);
-    case StatusCode.FAILED_PRECONDITION: {
-      const stale = /epoch (\d+) but the backend is at epoch (\d+)/.exec(message);
-      if (message.startsWith(StaleEpochError.prefix) && stale) {
-        return new StaleEpochError(BigInt(stale[1]!), BigInt(stale[2]!));
-      }
-      return new BinringError(message, StatusCode.FAILED_PRECONDITION);
-    }
-    case StatusCode.UNAVAILABLE:
-      return new UnavailableError(message);
-    default:
-      return new BinringError(message, StatusCode.INTERNAL);
+const KNOWN_CODES: ReadonlySet<number> = new Set(Object.values(StatusCode));
+
+/** Whether a string that crossed the wire names a reason this version knows. */
+export function isErrorReason(value: unknown): value is ErrorReason {
+  return (
+    typeof value === "string" && (BY_REASON.has(value as ErrorReason) || value === StaleEpochError.reason)
+  );
+}
+
+/**
+ * Rebuilds the error class from a status code and the reason that crossed the
+ * wire with it, never from the message, which is kept as it came. Without a
+ * known reason the class follows from the code.
+ */
+export function errorFromStatus(
+  code: number,
+  message: string,
+  details: ErrorDetails = {},
+  options?: ErrorOptions,
+): BinringError {
+  const { reason, callerEpoch, currentEpoch } = details;
+  if (reason === StaleEpochError.reason && callerEpoch !== undefined && currentEpoch !== undefined) {
+    return new StaleEpochError(callerEpoch, currentEpoch, options);
   }
+  const status = KNOWN_CODES.has(code) ? (code as StatusCodeValue) : StatusCode.INTERNAL;
+  const kind = (reason !== undefined ? BY_REASON.get(reason) : undefined) ?? BY_CODE[status] ?? BinringError;
+  // Only the base constructor runs: a class's own would put its prefix
+  // before a message that already has it. The base sets every instance
+  // field (code, name); the reason comes with the class.
+  return Reflect.construct(BinringError, [message, status, options], kind) as BinringError;
 }

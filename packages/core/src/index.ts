@@ -7,6 +7,9 @@ export type { ApplyOutcome, Entry, EntryKind } from "./entry.js";
 export {
   BinringError,
   ClockBehindError,
+  ConnectionRefusedError,
+  type ErrorDetails,
+  errorDetails,
   errorFromStatus,
   InvalidArgumentError,
   ListFullError,
@@ -18,6 +21,7 @@ export {
   StaleEpochError,
   StatusCode,
   type StatusCodeValue,
+  StoreUnavailableError,
   TimeoutError,
   UnavailableError,
 } from "./errors.js";
@@ -69,11 +73,13 @@ export {
   bigintToWire,
   entryFromWire,
   entryToWire,
+  fromOperationError,
   fromServiceError,
   loadProtocol,
   PROTO_DIR,
   stampFromWire,
   stampToWire,
+  toOperationError,
   toServiceError,
   wireToBigint,
 } from "./wire.js";

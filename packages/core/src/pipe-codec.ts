@@ -13,8 +13,10 @@
 import protobuf from "protobufjs/minimal.js";
 import type { BatchReply, BatchReply__Output } from "./generated/binring/v1/BatchReply.js";
 import type { BatchRequest, BatchRequest__Output } from "./generated/binring/v1/BatchRequest.js";
+import { ErrorReason, type ErrorReason__Output } from "./generated/binring/v1/ErrorReason.js";
 import type { GetReply, GetReply__Output } from "./generated/binring/v1/GetReply.js";
 import type { Operation, Operation__Output } from "./generated/binring/v1/Operation.js";
+import type { OperationError, OperationError__Output } from "./generated/binring/v1/OperationError.js";
 import type { OperationResult, OperationResult__Output } from "./generated/binring/v1/OperationResult.js";
 import type { SetRequest, SetRequest__Output } from "./generated/binring/v1/SetRequest.js";
 import type { Stamp, Stamp__Output } from "./generated/binring/v1/Stamp.js";
@@ -29,6 +31,16 @@ const VARINT = 0;
 const LENGTH_DELIMITED = 2;
 const TWO_POW_32 = 4294967296;
 const TWO_POW_64 = 1n << 64n;
+
+/** ErrorReason's names by number: proto-loader-gen-types lists them in the proto's order, numbered 0, 1, 2... */
+const REASONS = Object.keys(ErrorReason) as ErrorReason__Output[];
+/** An ErrorReason as proto-loader takes it (its name or its number) to its number. */
+const REASON_NUMBERS: ReadonlyMap<string | number, number> = new Map(
+  REASONS.flatMap((name, number): [string | number, number][] => [
+    [name, number],
+    [number, number],
+  ]),
+);
 
 function tag(field: number, wireType: number): number {
   return (field << 3) | wireType;
@@ -153,12 +165,17 @@ function writeStrings(w: Writer, field: number, values: readonly string[] | unde
   for (const value of values ?? []) w.uint32(tag(field, LENGTH_DELIMITED)).string(value);
 }
 
+function writeError(w: Writer, m: OperationError): void {
+  writeUint32(w, 1, m.code);
+  writeString(w, 2, m.message);
+  // An enum is a varint; a reason this version does not know goes as UNSPECIFIED.
+  writeUint32(w, 3, m.reason === undefined ? 0 : (REASON_NUMBERS.get(m.reason) ?? 0));
+  writeUint64(w, 4, m.callerEpoch);
+  writeUint64(w, 5, m.currentEpoch);
+}
+
 function writeResult(w: Writer, m: OperationResult): void {
-  if (m.error)
-    writeMessage(w, 1, m.error, (w, e) => {
-      writeUint32(w, 1, e.code);
-      writeString(w, 2, e.message);
-    });
+  if (m.error) writeMessage(w, 1, m.error, writeError);
   else if (m.get) writeMessage(w, 2, m.get, writeGetReply);
   else if (m.write) writeMessage(w, 3, m.write, writeWriteReply);
   else if (m.keys) writeMessage(w, 4, m.keys, (w, k) => writeStrings(w, 1, k.keys));
@@ -348,11 +365,21 @@ function readStrings(r: Reader, end: number): string[] {
   return values;
 }
 
-function readError(r: Reader, end: number) {
-  const m = { code: 0, message: "" };
+function readError(r: Reader, end: number): OperationError__Output {
+  const m: OperationError__Output = {
+    code: 0,
+    message: "",
+    reason: "ERROR_REASON_UNSPECIFIED",
+    callerEpoch: "0",
+    currentEpoch: "0",
+  };
   readFields(r, end, (field, wireType) => {
     if (field === 1) m.code = r.uint32();
     else if (field === 2) m.message = r.string();
+    // A reason from a newer peer, unknown here, reads as UNSPECIFIED: the class then follows from the code.
+    else if (field === 3) m.reason = REASONS[r.int32()] ?? "ERROR_REASON_UNSPECIFIED";
+    else if (field === 4) m.callerEpoch = readUint64(r);
+    else if (field === 5) m.currentEpoch = readUint64(r);
     else r.skipType(wireType);
   });
   return m;

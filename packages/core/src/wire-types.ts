@@ -15,6 +15,7 @@ export type * from "./generated/binring/v1/EmptyRequest.js";
 export type * from "./generated/binring/v1/Entry.js";
 export type * from "./generated/binring/v1/EntryBatch.js";
 export type * from "./generated/binring/v1/EntryKind.js";
+export type * from "./generated/binring/v1/ErrorReason.js";
 export type * from "./generated/binring/v1/GetReply.js";
 export type * from "./generated/binring/v1/GetRequest.js";
 export type * from "./generated/binring/v1/GetViewRequest.js";

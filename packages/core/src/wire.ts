@@ -5,9 +5,19 @@ import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import type { Entry, EntryKind } from "./entry.js";
-import { BinringError, errorFromStatus, InvalidArgumentError, StatusCode } from "./errors.js";
+import {
+  BinringError,
+  type ErrorDetails,
+  errorDetails,
+  errorFromStatus,
+  InvalidArgumentError,
+  isErrorReason,
+  StatusCode,
+  TimeoutError,
+} from "./errors.js";
 import type { Entry__Output, Entry as WireEntry } from "./generated/binring/v1/Entry.js";
 import type { EntryKind__Output } from "./generated/binring/v1/EntryKind.js";
+import type { OperationError, OperationError__Output } from "./generated/binring/v1/OperationError.js";
 import type { Stamp__Output, Stamp as WireStamp } from "./generated/binring/v1/Stamp.js";
 import type { ProtoGrpcType as KeeperProtoGrpcType } from "./generated/keeper.js";
 import type { ProtoGrpcType } from "./generated/storage.js";
@@ -90,20 +100,85 @@ export function entryFromWire(entry: Entry__Output, field = "entry"): Entry {
   return { bin: entry.bin, key: entry.key, kind, value: entry.value, stamp: stampFromWire(entry.stamp) };
 }
 
-/** A BinringError as a gRPC error a handler can pass to its callback. */
+/**
+ * Trailing metadata of a failed unary or streaming call: the error's reason
+ * (storage.proto ErrorReason), and a stale view's epochs. Metadata rather than
+ * the status' details message (grpc-status-details-bin): grpc-js sends and
+ * receives it on every call and stream as it is, with no google.rpc.Status
+ * encoding to add on either side, and an older peer simply ignores it.
+ */
+const REASON_KEY = "binring-reason";
+const CALLER_EPOCH_KEY = "binring-caller-epoch";
+const CURRENT_EPOCH_KEY = "binring-current-epoch";
+
+/** A BinringError as a gRPC error a handler can pass to its callback, its reason in the trailers. */
 export function toServiceError(error: unknown): Partial<grpc.StatusObject> {
-  if (error instanceof BinringError) return { code: error.code, details: error.message };
-  const message = error instanceof Error ? error.message : String(error);
-  return { code: StatusCode.INTERNAL, details: `internal error: ${message}` };
+  if (!(error instanceof BinringError)) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { code: StatusCode.INTERNAL, details: `internal error: ${message}` };
+  }
+  const { reason, callerEpoch, currentEpoch } = errorDetails(error);
+  const metadata = new grpc.Metadata();
+  if (reason) metadata.set(REASON_KEY, reason);
+  if (callerEpoch !== undefined) metadata.set(CALLER_EPOCH_KEY, bigintToWire(callerEpoch));
+  if (currentEpoch !== undefined) metadata.set(CURRENT_EPOCH_KEY, bigintToWire(currentEpoch));
+  return { code: error.code, details: error.message, metadata };
 }
 
-/** Maps a failed gRPC call back to the binring error class it stands for. */
+/** A failed operation of a batch, as its OperationError. */
+export function toOperationError(error: unknown): OperationError {
+  const status = toServiceError(error);
+  const details = error instanceof BinringError ? errorDetails(error) : {};
+  return {
+    code: status.code ?? StatusCode.INTERNAL,
+    message: status.details ?? "internal error",
+    reason: details.reason,
+    callerEpoch: details.callerEpoch === undefined ? undefined : bigintToWire(details.callerEpoch),
+    currentEpoch: details.currentEpoch === undefined ? undefined : bigintToWire(details.currentEpoch),
+  };
+}
+
+/** The error class a batch's OperationError stands for. */
+export function fromOperationError(error: OperationError__Output): BinringError {
+  const stale = error.reason === "ERROR_REASON_STALE_VIEW";
+  return errorFromStatus(error.code, error.message, {
+    reason: error.reason,
+    callerEpoch: stale ? wireToBigint(error.callerEpoch) : undefined,
+    currentEpoch: stale ? wireToBigint(error.currentEpoch) : undefined,
+  });
+}
+
+/** The reason and epochs in a failed call's trailers; empty from a peer that sends none. */
+function detailsFromMetadata(metadata: grpc.Metadata | undefined): ErrorDetails {
+  const first = (key: string) => {
+    const value = metadata?.get(key)[0];
+    return typeof value === "string" ? value : undefined;
+  };
+  const reason = first(REASON_KEY);
+  if (!isErrorReason(reason)) return {};
+  const callerEpoch = first(CALLER_EPOCH_KEY);
+  const currentEpoch = first(CURRENT_EPOCH_KEY);
+  return {
+    reason,
+    callerEpoch: callerEpoch === undefined ? undefined : wireToBigint(callerEpoch),
+    currentEpoch: currentEpoch === undefined ? undefined : wireToBigint(currentEpoch),
+  };
+}
+
+/** Maps a failed gRPC call back to the binring error class it stands for, by its code and trailers. */
 export function fromServiceError(error: grpc.ServiceError, address: string): BinringError {
+  const details = detailsFromMetadata(error.metadata);
+  const cause = { cause: error };
   if (error.code === grpc.status.UNAVAILABLE || error.code === grpc.status.CANCELLED) {
-    return errorFromStatus(StatusCode.UNAVAILABLE, `backend ${address} unavailable: ${error.details}`);
+    return errorFromStatus(
+      StatusCode.UNAVAILABLE,
+      `backend ${address} unavailable: ${error.details}`,
+      details,
+      cause,
+    );
   }
   if (error.code === grpc.status.DEADLINE_EXCEEDED) {
-    return errorFromStatus(StatusCode.DEADLINE_EXCEEDED, `backend ${address} did not answer in time`);
+    return new TimeoutError(`backend ${address} did not answer in time`, cause);
   }
-  return errorFromStatus(error.code, error.details);
+  return errorFromStatus(error.code, error.details, details, cause);
 }

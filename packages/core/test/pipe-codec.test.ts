@@ -1,10 +1,11 @@
 // The Pipe codec speaks exactly the proto's wire format and gives exactly the
 // shapes proto-loader gives: every message below is encoded by each side and
 // decoded by the other, and must come out as proto-loader's own round trip.
-// Messages cover every operation and result kind, defaults, uint64s around
+// Messages cover every operation and result kind (errors with every reason), defaults, uint64s around
 // 2^32, 2^53 and 2^64, empty and non-ASCII strings; malformed bytes throw.
 import * as protoLoader from "@grpc/proto-loader";
 import { describe, expect, it } from "vitest";
+import { ErrorReason } from "../src/generated/binring/v1/ErrorReason.js";
 import type { BatchReply, BatchRequest } from "../src/index.js";
 import {
   decodeBatchReply,
@@ -37,6 +38,8 @@ const UINT64S = [
 ];
 const STRINGS = ["", "k", "a|;b", "ключ", "🦊 fox", "x".repeat(300)];
 const UINT32S = [0, 1, 127, 128, 4294967295];
+/** Every reason, so each name's number is checked against proto-loader's. */
+const REASONS = Object.keys(ErrorReason) as (keyof typeof ErrorReason)[];
 
 function pick<T>(values: readonly T[], i: number): T {
   return values[i % values.length]!;
@@ -91,7 +94,15 @@ function operation(i: number): BatchRequest["operations"] extends (infer O)[] | 
 function result(i: number): BatchReply["results"] extends (infer R)[] | undefined ? R : never {
   switch (i % 6) {
     case 0:
-      return { error: { code: pick(UINT32S, i), message: pick(STRINGS, i) } };
+      return {
+        error: {
+          code: pick(UINT32S, i),
+          message: pick(STRINGS, i),
+          reason: pick(REASONS, i / 6),
+          callerEpoch: pick(UINT64S, i / 6),
+          currentEpoch: pick(UINT64S, i / 6 + 1),
+        },
+      };
     case 1:
       return { get: { found: i % 2 === 0, value: pick(STRINGS, i), stamp: stamp(i) } };
     case 2:

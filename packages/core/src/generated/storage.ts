@@ -52,6 +52,7 @@ export interface ProtoGrpcType {
       Entry: MessageTypeDefinition<_binring_v1_Entry, _binring_v1_Entry__Output>
       EntryBatch: MessageTypeDefinition<_binring_v1_EntryBatch, _binring_v1_EntryBatch__Output>
       EntryKind: EnumTypeDefinition
+      ErrorReason: EnumTypeDefinition
       GetReply: MessageTypeDefinition<_binring_v1_GetReply, _binring_v1_GetReply__Output>
       GetRequest: MessageTypeDefinition<_binring_v1_GetRequest, _binring_v1_GetRequest__Output>
       HeartbeatReply: MessageTypeDefinition<_binring_v1_HeartbeatReply, _binring_v1_HeartbeatReply__Output>

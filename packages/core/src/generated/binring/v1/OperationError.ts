@@ -1,18 +1,32 @@
 // Original file: proto/binring/v1/storage.proto
 
+import type { ErrorReason as _binring_v1_ErrorReason, ErrorReason__Output as _binring_v1_ErrorReason__Output } from '../../binring/v1/ErrorReason.js';
+import type { Long } from '@grpc/proto-loader';
 
 /**
- * A failed operation inside a batch: a gRPC status code and its message.
+ * A failed operation inside a batch: a gRPC status code, its message and its reason.
  */
 export interface OperationError {
   'code'?: (number);
   'message'?: (string);
+  'reason'?: (_binring_v1_ErrorReason);
+  /**
+   * STALE_VIEW only: the epoch the call was made with, and the backend's
+   */
+  'callerEpoch'?: (number | string | Long);
+  'currentEpoch'?: (number | string | Long);
 }
 
 /**
- * A failed operation inside a batch: a gRPC status code and its message.
+ * A failed operation inside a batch: a gRPC status code, its message and its reason.
  */
 export interface OperationError__Output {
   'code': (number);
   'message': (string);
+  'reason': (_binring_v1_ErrorReason__Output);
+  /**
+   * STALE_VIEW only: the epoch the call was made with, and the backend's
+   */
+  'callerEpoch': (string);
+  'currentEpoch': (string);
 }
