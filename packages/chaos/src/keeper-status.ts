@@ -1,12 +1,11 @@
 // What the keepers say about the cluster, read over gRPC Keeper.Status from
 // every keeper that answers: each backend's state and the repairs pending.
-import { loadProtocol } from "@binring/core";
-import * as grpc from "@grpc/grpc-js";
+import { fetchKeeperStatus } from "@binring/client";
 
-export interface KeeperStatusDocument {
-  keeper: string;
-  backends: { address: string; state: string }[];
-  repairs: { kind: string; backend: string; state: string }[];
+/** What merging reads of a keeper's report (@binring/client KeeperStatus). */
+interface HealthReport {
+  backends: readonly { address: string; state: string }[];
+  repairs: readonly unknown[];
 }
 
 /** The keepers' reports merged: a backend counts as ready only if every keeper that reports it says so. */
@@ -21,22 +20,12 @@ export interface ClusterHealth {
   repairsPending: number;
 }
 
+/** A chaos run polls often: a keeper that does not answer within this counts as down for the poll. */
 const STATUS_TIMEOUT_MS = 2000;
-
-export function fetchKeeperStatus(address: string): Promise<KeeperStatusDocument> {
-  const client = new (loadProtocol().Keeper)(address, grpc.credentials.createInsecure());
-  return new Promise((resolve, reject) => {
-    client.Status({}, { deadline: new Date(Date.now() + STATUS_TIMEOUT_MS) }, (error, reply) => {
-      client.close();
-      if (error || !reply) reject(error ?? new Error(`${address}: empty status reply`));
-      else resolve(JSON.parse(reply.json) as KeeperStatusDocument);
-    });
-  });
-}
 
 export async function readClusterHealth(keepers: readonly string[]): Promise<ClusterHealth> {
   const replies = await Promise.all(
-    keepers.map((address) => fetchKeeperStatus(address).catch(() => undefined)),
+    keepers.map((address) => fetchKeeperStatus(address, STATUS_TIMEOUT_MS).catch(() => undefined)),
   );
   return mergeKeeperReports(keepers, replies);
 }
@@ -44,7 +33,7 @@ export async function readClusterHealth(keepers: readonly string[]): Promise<Clu
 /** The reports of `keepers`, in the same order; undefined where a keeper did not answer. */
 export function mergeKeeperReports(
   keepers: readonly string[],
-  replies: readonly (KeeperStatusDocument | undefined)[],
+  replies: readonly (HealthReport | undefined)[],
 ): ClusterHealth {
   const health: ClusterHealth = { keepers: [], caughtUp: [], states: new Map(), repairsPending: 0 };
   for (const [i, reply] of replies.entries()) {

@@ -2,5 +2,17 @@
 export { BackendChannel, type BackendChannelOptions } from "./backend-channel.js";
 export { Bin } from "./bin.js";
 export { BinClient, type BinClientOptions, type Placement, REPLICAS } from "./bin-client.js";
+export {
+  type BackendHealth,
+  type BackendReport,
+  type CompletedRepairReport,
+  fetchKeeperStatus,
+  HEALTH_TO_WIRE,
+  KEEPER_STATUS_TIMEOUT_MS,
+  type KeeperReport,
+  type KeeperStatus,
+  keeperStatusFromWire,
+  type RepairReport,
+} from "./keeper-status-client.js";
 export { parseSabotage, SABOTAGES, type Sabotage } from "./sabotage.js";
 export { StorageClient, type StorageClientOptions } from "./storage-client.js";

@@ -2,6 +2,7 @@
 import { bigintToWire, type KeeperHandlers, loadProtocol } from "@binring/core";
 import type * as grpc from "@grpc/grpc-js";
 import type { Keeper } from "./keeper.js";
+import { statusToWire } from "./status-message.js";
 import { STATE_TO_WIRE } from "./wire-states.js";
 
 export function addKeeperService(server: grpc.Server, keeper: Keeper): void {
@@ -14,7 +15,7 @@ export function addKeeperService(server: grpc.Server, keeper: Keeper): void {
       });
     },
     Status: (_call, callback) => {
-      callback(null, { json: JSON.stringify(keeper.status()) });
+      callback(null, statusToWire(keeper.status()));
     },
     Beat: (call, callback) => {
       callback(null, keeper.onBeat(call.request));

@@ -1,29 +1,9 @@
-// Reading a keeper's /status, and waiting on what it reports.
+// Reading a keeper's HTTP /status, and waiting on what it reports. The
+// document has the shape @binring/client reads from Keeper.Status.
+import type { KeeperStatus } from "@binring/client";
 import { waitFor } from "./wait-for.js";
 
-export interface KeeperStatus {
-  keeper: string;
-  address: string;
-  epoch: string;
-  beatsSent: number;
-  keepers: { address: string; self: boolean; alive: boolean; slice: string[]; working: string[] }[];
-  backends: {
-    address: string;
-    state: string;
-    owner: string | null;
-    keys: number | null;
-    clock: string | null;
-  }[];
-  repairs: { id: string; kind: string; backend: string; state: string; entriesCopied?: number }[];
-  completedRepairs: {
-    id: string;
-    kind: string;
-    backend: string;
-    entries: number;
-    ms: number;
-    recovered: boolean;
-  }[];
-}
+export type { KeeperStatus };
 
 export async function keeperStatus(http: string): Promise<KeeperStatus> {
   const response = await fetch(`http://${http}/status`, { signal: AbortSignal.timeout(5000) });

@@ -1,8 +1,8 @@
 // `binring status`: asks the keepers for the cluster's state and prints it as tables: every
 // keeper (alive or not, its slice, its work in hand), then every backend.
 
-import { loadProtocol } from "@binring/core";
-import * as grpc from "@grpc/grpc-js";
+import { fetchKeeperStatus, type KeeperStatus } from "@binring/client";
+import type * as grpc from "@grpc/grpc-js";
 import { parseFlags } from "../args.js";
 import { CliError } from "../cli-error.js";
 import { readClusterFile } from "../cluster-file.js";
@@ -10,62 +10,26 @@ import { textTable } from "../text-table.js";
 
 export const STATUS_USAGE = "binring status --config binring.json [--json]";
 
-interface Status {
-  keeper: string;
-  epoch: string;
-  keepers: { address: string; self: boolean; alive: boolean; slice: string[]; working: string[] }[];
-  backends: {
-    address: string;
-    state: string;
-    owner: string | null;
-    clock: string | null;
-    keys: number | null;
-    lists: number | null;
-    bins: number | null;
-    misses: number;
-  }[];
-  repairs: {
-    kind: string;
-    backend: string;
-    state: string;
-    entriesCopied?: number;
-    tasksDone?: number;
-    tasksTotal?: number;
-    runningMs?: number;
-  }[];
-}
-
-function fetchStatus(address: string): Promise<string> {
-  const client = new (loadProtocol().Keeper)(address, grpc.credentials.createInsecure());
-  return new Promise((resolve, reject) => {
-    client.Status({}, { deadline: new Date(Date.now() + 3000) }, (error, reply) => {
-      client.close();
-      if (error || !reply) reject(error ?? new Error("empty reply"));
-      else resolve(reply.json);
-    });
-  });
-}
-
 export async function statusCommand(args: string[]): Promise<void> {
   const { values } = parseFlags("status", args, { config: { type: "string" }, json: { type: "boolean" } });
   const config = readClusterFile(values.config ?? "binring.json");
   if (config.keepers.length === 0) throw new CliError("status needs keepers: the cluster file lists none");
   const failures: string[] = [];
   for (const keeper of config.keepers) {
-    let json: string;
+    let status: KeeperStatus;
     try {
-      json = await fetchStatus(keeper);
+      status = await fetchKeeperStatus(keeper);
     } catch (error) {
       failures.push(`${keeper}: ${(error as grpc.ServiceError).details ?? (error as Error).message}`);
       continue;
     }
-    process.stdout.write(`${values.json ? json : render(JSON.parse(json) as Status)}\n`);
+    process.stdout.write(`${values.json ? JSON.stringify(status) : render(status)}\n`);
     return;
   }
   throw new CliError(`no keeper answered (${failures.join("; ")})`, 1);
 }
 
-function render(status: Status): string {
+function render(status: KeeperStatus): string {
   const rows = [["BACKEND", "STATE", "OWNER", "CLOCK", "KEYS", "LISTS", "BINS", "MISSES"]];
   for (const b of status.backends) {
     rows.push([

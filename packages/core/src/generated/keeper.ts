@@ -8,6 +8,12 @@ import type { KeeperClient as _binring_v1_KeeperClient, KeeperDefinition as _bin
 import type { KeeperBeat as _binring_v1_KeeperBeat, KeeperBeat__Output as _binring_v1_KeeperBeat__Output } from './binring/v1/KeeperBeat.js';
 import type { LeaseGrant as _binring_v1_LeaseGrant, LeaseGrant__Output as _binring_v1_LeaseGrant__Output } from './binring/v1/LeaseGrant.js';
 import type { PublishedBackend as _binring_v1_PublishedBackend, PublishedBackend__Output as _binring_v1_PublishedBackend__Output } from './binring/v1/PublishedBackend.js';
+import type { StatusBackend as _binring_v1_StatusBackend, StatusBackend__Output as _binring_v1_StatusBackend__Output } from './binring/v1/StatusBackend.js';
+import type { StatusBackendCounts as _binring_v1_StatusBackendCounts, StatusBackendCounts__Output as _binring_v1_StatusBackendCounts__Output } from './binring/v1/StatusBackendCounts.js';
+import type { StatusCompletedRepair as _binring_v1_StatusCompletedRepair, StatusCompletedRepair__Output as _binring_v1_StatusCompletedRepair__Output } from './binring/v1/StatusCompletedRepair.js';
+import type { StatusKeeper as _binring_v1_StatusKeeper, StatusKeeper__Output as _binring_v1_StatusKeeper__Output } from './binring/v1/StatusKeeper.js';
+import type { StatusRepair as _binring_v1_StatusRepair, StatusRepair__Output as _binring_v1_StatusRepair__Output } from './binring/v1/StatusRepair.js';
+import type { StatusRepairProgress as _binring_v1_StatusRepairProgress, StatusRepairProgress__Output as _binring_v1_StatusRepairProgress__Output } from './binring/v1/StatusRepairProgress.js';
 import type { StatusReply as _binring_v1_StatusReply, StatusReply__Output as _binring_v1_StatusReply__Output } from './binring/v1/StatusReply.js';
 import type { StatusRequest as _binring_v1_StatusRequest, StatusRequest__Output as _binring_v1_StatusRequest__Output } from './binring/v1/StatusRequest.js';
 
@@ -26,6 +32,12 @@ export interface ProtoGrpcType {
       KeeperBeat: MessageTypeDefinition<_binring_v1_KeeperBeat, _binring_v1_KeeperBeat__Output>
       LeaseGrant: MessageTypeDefinition<_binring_v1_LeaseGrant, _binring_v1_LeaseGrant__Output>
       PublishedBackend: MessageTypeDefinition<_binring_v1_PublishedBackend, _binring_v1_PublishedBackend__Output>
+      StatusBackend: MessageTypeDefinition<_binring_v1_StatusBackend, _binring_v1_StatusBackend__Output>
+      StatusBackendCounts: MessageTypeDefinition<_binring_v1_StatusBackendCounts, _binring_v1_StatusBackendCounts__Output>
+      StatusCompletedRepair: MessageTypeDefinition<_binring_v1_StatusCompletedRepair, _binring_v1_StatusCompletedRepair__Output>
+      StatusKeeper: MessageTypeDefinition<_binring_v1_StatusKeeper, _binring_v1_StatusKeeper__Output>
+      StatusRepair: MessageTypeDefinition<_binring_v1_StatusRepair, _binring_v1_StatusRepair__Output>
+      StatusRepairProgress: MessageTypeDefinition<_binring_v1_StatusRepairProgress, _binring_v1_StatusRepairProgress__Output>
       StatusReply: MessageTypeDefinition<_binring_v1_StatusReply, _binring_v1_StatusReply__Output>
       StatusRequest: MessageTypeDefinition<_binring_v1_StatusRequest, _binring_v1_StatusRequest__Output>
     }

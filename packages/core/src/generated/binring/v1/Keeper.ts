@@ -46,14 +46,14 @@ export interface KeeperClient extends grpc.Client {
   getView(argument: _binring_v1_GetViewRequest, callback: grpc.requestCallback<_binring_v1_ClusterView__Output>): grpc.ClientUnaryCall;
   
   /**
-   * The same JSON document as the keeper's HTTP /status.
+   * What this keeper knows of the whole cluster: the content of its HTTP /status.
    */
   Status(argument: _binring_v1_StatusRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_binring_v1_StatusReply__Output>): grpc.ClientUnaryCall;
   Status(argument: _binring_v1_StatusRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_binring_v1_StatusReply__Output>): grpc.ClientUnaryCall;
   Status(argument: _binring_v1_StatusRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_binring_v1_StatusReply__Output>): grpc.ClientUnaryCall;
   Status(argument: _binring_v1_StatusRequest, callback: grpc.requestCallback<_binring_v1_StatusReply__Output>): grpc.ClientUnaryCall;
   /**
-   * The same JSON document as the keeper's HTTP /status.
+   * What this keeper knows of the whole cluster: the content of its HTTP /status.
    */
   status(argument: _binring_v1_StatusRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_binring_v1_StatusReply__Output>): grpc.ClientUnaryCall;
   status(argument: _binring_v1_StatusRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_binring_v1_StatusReply__Output>): grpc.ClientUnaryCall;
@@ -77,7 +77,7 @@ export interface KeeperHandlers extends grpc.UntypedServiceImplementation {
   GetView: grpc.handleUnaryCall<_binring_v1_GetViewRequest__Output, _binring_v1_ClusterView>;
   
   /**
-   * The same JSON document as the keeper's HTTP /status.
+   * What this keeper knows of the whole cluster: the content of its HTTP /status.
    */
   Status: grpc.handleUnaryCall<_binring_v1_StatusRequest__Output, _binring_v1_StatusReply>;
   

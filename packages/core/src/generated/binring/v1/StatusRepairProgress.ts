@@ -1,0 +1,31 @@
+// Original file: proto/binring/v1/keeper.proto
+
+import type { Long } from '@grpc/proto-loader';
+
+/**
+ * A running repair's progress.
+ */
+export interface StatusRepairProgress {
+  /**
+   * found unfinished in the keeper log when this keeper took the backend over
+   */
+  'recovered'?: (boolean);
+  'runningMs'?: (number | string | Long);
+  'entriesCopied'?: (number | string | Long);
+  'tasksDone'?: (number);
+  'tasksTotal'?: (number);
+}
+
+/**
+ * A running repair's progress.
+ */
+export interface StatusRepairProgress__Output {
+  /**
+   * found unfinished in the keeper log when this keeper took the backend over
+   */
+  'recovered': (boolean);
+  'runningMs': (string);
+  'entriesCopied': (string);
+  'tasksDone': (number);
+  'tasksTotal': (number);
+}
