@@ -163,9 +163,7 @@ export class BackendChannel {
     const pipe = this.#client.Pipe();
     this.#pipe = pipe;
     pipe.on("data", (reply: BatchReply__Output) => this.#answer(reply));
-    pipe.on("error", (error: grpc.ServiceError) =>
-      this.#pipeFailed(pipe, callFailure(error, this.address)),
-    );
+    pipe.on("error", (error: grpc.ServiceError) => this.#pipeFailed(pipe, callFailure(error, this.address)));
     pipe.on("end", () =>
       this.#pipeFailed(pipe, new UnavailableError(`backend ${this.address} ended the stream`)),
     );
