@@ -1,6 +1,8 @@
 // The SDK's entry point: a cluster of backends on a hash ring, offering one
 // Storage per bin. Writes go to every live replica of a bin; reads come from
 // the first ready one (see docs/ARCHITECTURE.md, "Write path" and "Read path").
+// This class wires a session to the real backends and keepers; the paths
+// themselves are in read-path.ts and write-path.ts.
 import { readFile } from "node:fs/promises";
 import {
   type ClusterConfig,
@@ -8,14 +10,15 @@ import {
   DEFAULT_LIMITS,
   HashRing,
   InvalidArgumentError,
-  newWriterId,
   parseClusterConfig,
   ringMembers,
   ringPoint,
 } from "@binring/core";
 import { type Logger, pino } from "pino";
-import { BackendChannel } from "./backend-channel.js";
+import type { BackendChannel } from "./backend-channel.js";
 import { Bin } from "./bin.js";
+import { ChannelTransport } from "./channel-transport.js";
+import { ClientSession, type Placement } from "./client-session.js";
 import { ClusterView } from "./cluster-view.js";
 import { Reachability } from "./reachability.js";
 import { parseSabotage, type Sabotage } from "./sabotage.js";
@@ -45,28 +48,14 @@ export interface BinClientOptions {
   unsafeSabotage?: Sabotage;
 }
 
-/** Placement of one bin: primary first. */
-export interface Placement {
-  point: number;
-  replicas: string[];
-}
-
-/** Copies per bin: a primary and two backups. */
-export const REPLICAS = 3;
-
 export class BinClient {
   readonly ring: HashRing;
-  readonly writer = newWriterId();
-  readonly callTimeoutMs: number;
-  readonly logger: Logger;
-  readonly reachability: Reachability;
-  readonly view: ClusterView;
-  /** TEST ONLY: set from `unsafeSabotage`. */
-  readonly sabotage: Sabotage | undefined;
-  readonly #channels = new Map<string, BackendChannel>();
-  #seq = 0;
-  /** Largest clock this client has seen; stamps never go below it. */
-  #clockSeen = 0n;
+  /** Which backends this client found unreachable (and probes until they answer). */
+  readonly reachability: Pick<Reachability, "isDown">;
+  readonly #transport: ChannelTransport;
+  readonly #reachability: Reachability;
+  readonly #view: ClusterView;
+  readonly #session: ClientSession;
   #closed = false;
 
   constructor(options: BinClientOptions) {
@@ -74,33 +63,34 @@ export class BinClient {
       { backends: options.backends, keepers: options.keepers ?? [], zones: options.zones ?? {} },
       "BinClient options",
     );
-    this.callTimeoutMs = options.callTimeoutMs ?? 10_000;
-    this.sabotage = parseSabotage(options.unsafeSabotage);
-    this.logger = options.logger ?? pino({ level: "silent" });
+    const sabotage = parseSabotage(options.unsafeSabotage);
+    const logger = options.logger ?? pino({ level: "silent" });
     this.ring = new HashRing(ringMembers(config.backends, config.zones));
-    for (const address of config.backends) {
-      this.#channels.set(
-        address,
-        new BackendChannel(address, { callTimeoutMs: options.backendCallTimeoutMs ?? 2000 }),
-      );
-    }
-    this.reachability = new Reachability({
+    this.#transport = new ChannelTransport(config.backends, options.backendCallTimeoutMs ?? 2000);
+    this.#reachability = new Reachability({
       probeIntervalMs: options.probeIntervalMs ?? 1000,
-      probe: async (address) => {
-        await this.channel(address).heartbeat({}, 1000);
-      },
-      logger: this.logger,
+      probe: (address) => this.#transport.probe(address),
+      logger,
     });
-    this.view = new ClusterView({
+    this.reachability = this.#reachability;
+    this.#view = new ClusterView({
       keepers: config.keepers,
       refreshIntervalMs: options.viewRefreshMs ?? 2000,
       minRefreshGapMs: 100,
-      logger: this.logger,
+      logger,
       // The keepers saw these answer after this client may have marked them down: a
       // write must not skip a backend the cluster counts as a replica (it may be ready).
       onNewerView: (alive) => {
-        for (const address of alive) this.reachability.markUp(address);
+        for (const address of alive) this.#reachability.markUp(address);
       },
+    });
+    this.#session = new ClientSession({
+      ring: this.ring,
+      transport: this.#transport,
+      reachability: this.#reachability,
+      view: this.#view,
+      callTimeoutMs: options.callTimeoutMs ?? 10_000,
+      sabotage,
     });
   }
 
@@ -128,44 +118,24 @@ export class BinClient {
   bin(name: string): Bin {
     if (this.#closed) throw new InvalidArgumentError("BinClient is closed");
     checkBinName("bin name", name, DEFAULT_LIMITS.maxKeyBytes);
-    return new Bin(this, name, ringPoint(name));
+    return new Bin(this.#session, name, ringPoint(name));
   }
 
   /** The bin's replicas among the backends that are neither dead in the view nor unreachable, primary first. */
   placement(point: number): Placement {
-    const isLive = (id: string) => !this.view.isDead(id) && !this.reachability.isDown(id);
-    return { point, replicas: this.ring.replicasAt(point, isLive, REPLICAS) };
+    return this.#session.placement(point);
   }
 
+  /** The connection to one backend of the cluster, for calls outside the Storage contract (bulk loads). */
   channel(address: string): BackendChannel {
-    const channel = this.#channels.get(address);
-    if (!channel) throw new InvalidArgumentError(`${address} is not a backend of this cluster`);
-    return channel;
-  }
-
-  /** The epoch of the cluster view this client acts on (0: no view). */
-  get epoch(): bigint {
-    return this.view.epoch;
-  }
-
-  nextSeq(): number {
-    this.#seq = (this.#seq + 1) >>> 0;
-    return this.#seq;
-  }
-
-  get clockSeen(): bigint {
-    return this.#clockSeen;
-  }
-
-  observeClock(clock: bigint): void {
-    if (clock > this.#clockSeen) this.#clockSeen = clock;
+    return this.#transport.channel(address);
   }
 
   /** Closes every connection; operations afterwards fail. */
   async close(): Promise<void> {
     this.#closed = true;
-    this.reachability.close();
-    this.view.close();
-    for (const channel of this.#channels.values()) channel.close();
+    this.#reachability.close();
+    this.#view.close();
+    this.#transport.close();
   }
 }

@@ -1,7 +1,8 @@
 // @binring/client: the SDK. StorageClient talks to one backend; BinClient to a cluster of them.
 export { BackendChannel, type BackendChannelOptions } from "./backend-channel.js";
 export { Bin } from "./bin.js";
-export { BinClient, type BinClientOptions, type Placement, REPLICAS } from "./bin-client.js";
+export { BinClient, type BinClientOptions } from "./bin-client.js";
+export { type Placement, REPLICAS } from "./client-session.js";
 export {
   type BackendHealth,
   type BackendReport,

@@ -1,0 +1,113 @@
+// What every read and write of one BinClient shares: where a bin's replicas
+// are (the ring, less the backends the view shows dead or this client found
+// unreachable), the view's epoch that fences its calls, the largest clock it
+// has seen, its writer id and sequence numbers, and how a failed call to a
+// replica updates all that.
+import { bigintToWire, type HashRing, newWriterId, type Target } from "@binring/core";
+import { classifyFailure, reportsRefusedConnection } from "./failure-kind.js";
+import type { Reachability } from "./reachability.js";
+import type { ReplicaTransport } from "./replica-transport.js";
+import type { Sabotage } from "./sabotage.js";
+import { systemTime, type WallTime } from "./wall-time.js";
+
+/** Copies per bin: a primary and two backups. */
+export const REPLICAS = 3;
+
+/** Placement of one bin: primary first. */
+export interface Placement {
+  point: number;
+  replicas: string[];
+}
+
+/** What the paths need of the keepers' cluster view (cluster-view.ts). */
+export interface ViewSource {
+  /** The epoch of the view this client acts on (0: no view). */
+  readonly epoch: bigint;
+  isDead(address: string): boolean;
+  /** Fetches a newer view if there is one; never rejects. */
+  refresh(): Promise<void>;
+}
+
+export interface ClientSessionOptions {
+  ring: HashRing;
+  transport: ReplicaTransport;
+  reachability: Reachability;
+  view: ViewSource;
+  /** Deadline of one operation, retries included. */
+  callTimeoutMs: number;
+  /** TEST ONLY (sabotage.ts). @default undefined */
+  sabotage?: Sabotage;
+  /** @default systemTime */
+  time?: WallTime;
+  /** @default a new random writer id */
+  writer?: string;
+}
+
+export class ClientSession {
+  readonly ring: HashRing;
+  readonly transport: ReplicaTransport;
+  readonly reachability: Reachability;
+  readonly view: ViewSource;
+  readonly callTimeoutMs: number;
+  readonly sabotage: Sabotage | undefined;
+  readonly time: WallTime;
+  readonly writer: string;
+  #seq = 0;
+  /** Largest clock this client has seen; stamps never go below it. */
+  #clockSeen = 0n;
+
+  constructor(options: ClientSessionOptions) {
+    this.ring = options.ring;
+    this.transport = options.transport;
+    this.reachability = options.reachability;
+    this.view = options.view;
+    this.callTimeoutMs = options.callTimeoutMs;
+    this.sabotage = options.sabotage;
+    this.time = options.time ?? systemTime;
+    this.writer = options.writer ?? newWriterId();
+  }
+
+  /** The bin's replicas among the backends that are neither dead in the view nor unreachable, primary first. */
+  placement(point: number): Placement {
+    const isLive = (id: string) => !this.view.isDead(id) && !this.reachability.isDown(id);
+    return { point, replicas: this.ring.replicasAt(point, isLive, REPLICAS) };
+  }
+
+  /** A call's target, fenced by the current view's epoch: build one per attempt. */
+  target(bin: string, requireReady: boolean): Target {
+    return { bin, epoch: bigintToWire(this.view.epoch), requireReady };
+  }
+
+  nextSeq(): number {
+    this.#seq = (this.#seq + 1) >>> 0;
+    return this.#seq;
+  }
+
+  get clockSeen(): bigint {
+    return this.#clockSeen;
+  }
+
+  observeClock(clock: bigint): void {
+    if (clock > this.#clockSeen) this.#clockSeen = clock;
+  }
+
+  /**
+   * Acts on a failed call: a fatal one is rethrown; a replica that is gone
+   * leaves this client's placement, so writes skip it. A refused connection
+   * counts as gone only if a fresh connection attempt is refused too (a
+   * channel in reconnect backoff repeats its last error): skipping a live
+   * replica would let a write be acknowledged without it.
+   */
+  async noteFailure(address: string, error: unknown): Promise<void> {
+    const kind = classifyFailure(error);
+    if (kind === "fatal") throw error;
+    if (
+      kind === "gone" &&
+      (!reportsRefusedConnection(error) || (await this.transport.refusesConnections(address)))
+    ) {
+      this.reachability.markDown(address, (error as Error).message);
+    }
+    // A newer view may drop a dead replica or reveal a newer epoch: fetch it (rate-limited).
+    if (kind !== "not-ready") void this.view.refresh();
+  }
+}
