@@ -1,0 +1,37 @@
+// The keepers' cluster view as the paths see it, published on virtual time:
+// a refresh adopts the newest view published so far.
+import type { ViewSource } from "../../src/client-session.js";
+import type { VirtualTime } from "./virtual-time.js";
+
+interface Publication {
+  at: number;
+  epoch: bigint;
+  dead: readonly string[];
+}
+
+export class FakeView implements ViewSource {
+  epoch = 0n;
+  #dead = new Set<string>();
+  /** How many times a path asked for a newer view. */
+  refreshes = 0;
+  readonly #publications: Publication[] = [];
+
+  constructor(private readonly time: VirtualTime) {}
+
+  /** From virtual time `at` on, a refresh finds this view. */
+  publish(view: { epoch: bigint; dead?: readonly string[] }, at = 0): void {
+    this.#publications.push({ at, epoch: view.epoch, dead: view.dead ?? [] });
+  }
+
+  isDead(address: string): boolean {
+    return this.#dead.has(address);
+  }
+
+  async refresh(): Promise<void> {
+    this.refreshes++;
+    const newest = this.#publications.filter((p) => p.at <= this.time.now()).at(-1);
+    if (!newest || newest.epoch < this.epoch) return;
+    this.epoch = newest.epoch;
+    this.#dead = new Set(newest.dead);
+  }
+}

@@ -1,0 +1,144 @@
+// The write path on fake replicas (write-path.ts): which replicas a write may
+// skip, which it waits for, restamping, and when it gives up.
+import { ListFullError, OutcomeUnknownError, TimeoutError } from "@binring/core";
+import { afterEach, describe, expect, it } from "vitest";
+import { binOnFakes, CALL_TIMEOUT_MS } from "./support/bin-on-fakes.js";
+import { BACKEND_CALL_TIMEOUT_MS, type FakeReplica } from "./support/fake-replicas.js";
+
+let fakes: ReturnType<typeof binOnFakes>;
+afterEach(() => fakes.close());
+
+function setup() {
+  fakes = binOnFakes();
+  return fakes;
+}
+
+const WRITES = ["set", "listAppend", "listRemove"];
+
+/** The replicas, in the order the write reached them. */
+function writeOrderSeen(): string[] {
+  return fakes.transport.calls.filter((call) => WRITES.includes(call.operation)).map((call) => call.address);
+}
+
+function holds(replica: FakeReplica, value: string): boolean {
+  return replica.strings.get("k") === value;
+}
+
+describe("a write", () => {
+  it("is stamped by the first ready replica and applied last backup first", async () => {
+    const { bin, primary, backup1, backup2, transport } = setup();
+    primary.clock = 41n;
+    await bin.set("k", "v");
+    expect(transport.calls[0]).toMatchObject({ address: primary.address, operation: "clock" });
+    expect(writeOrderSeen()).toEqual([backup2.address, backup1.address, primary.address]);
+    // Stored with the stamp clock 41: each replica's clock is now past it.
+    expect([primary.clock, backup1.clock, backup2.clock]).toEqual([42n, 42n, 42n]);
+  });
+
+  it("is stamped by the next replica when the primary is not ready, and still applied to the primary", async () => {
+    const { bin, primary, backup1, transport } = setup();
+    primary.ready = false;
+    await bin.set("k", "v");
+    expect(transport.callsTo(backup1.address, "clock")).toHaveLength(1);
+    expect(holds(primary, "v")).toBe(true);
+  });
+});
+
+describe("a write skips a replica only when it is gone", () => {
+  it("skips one whose connection is refused, and a fresh connection too", async () => {
+    const { bin, primary, backup1, backup2, reachability } = setup();
+    backup2.gone = true;
+    await bin.set("k", "v");
+    expect(reachability.isDown(backup2.address)).toBe(true);
+    expect(holds(backup1, "v") && holds(primary, "v")).toBe(true);
+  });
+
+  it("skips one whose store failed", async () => {
+    const { bin, primary, backup1, backup2 } = setup();
+    backup2.storeUnavailable = true;
+    await bin.set("k", "v");
+    expect(holds(backup1, "v") && holds(primary, "v")).toBe(true);
+  });
+
+  it("does not skip one whose refused connection a fresh connection does not confirm", async () => {
+    const { bin, backup2, reachability, time } = setup();
+    backup2.repeatsOldRefusalUntil = 1000;
+    await bin.set("k", "v");
+    expect(holds(backup2, "v")).toBe(true);
+    expect(reachability.isDown(backup2.address)).toBe(false);
+    expect(time.now()).toBeGreaterThanOrEqual(1000);
+  });
+
+  it("waits for a paused replica across several call timeouts, and goes on to the primary only after it", async () => {
+    const { bin, primary, backup1, transport, time } = setup();
+    backup1.pausedUntil = 2.5 * BACKEND_CALL_TIMEOUT_MS;
+    await bin.set("k", "v");
+    expect(holds(backup1, "v")).toBe(true);
+    expect(time.now()).toBeGreaterThanOrEqual(backup1.pausedUntil);
+    const [primaryWrite] = transport.callsTo(primary.address, "set");
+    expect(primaryWrite?.at).toBeGreaterThanOrEqual(backup1.pausedUntil);
+  });
+});
+
+describe("an append a remove of its value got ahead of", () => {
+  it("is stamped again above the remove and applied anew, so it shows on every replica", async () => {
+    const { bin, primary, backup1, backup2, transport } = setup();
+    primary.clock = 10n;
+    // A remove of "v" stamped at clock 50 reached the last backup (the first replica a write visits) only.
+    backup2.tookRemove("k", "v", 50n);
+    await bin.listAppend("k", "v");
+    expect(transport.callsTo(backup2.address, "listAppend")).toHaveLength(2);
+    // The abandoned first attempt never went past the replica that answered superseded.
+    expect(transport.callsTo(primary.address, "listAppend")).toHaveLength(1);
+    for (const replica of [primary, backup1, backup2]) expect(replica.lists.get("k")).toEqual(["v"]);
+    expect(primary.clock).toBeGreaterThan(51n);
+  });
+});
+
+describe("a write refused for good", () => {
+  it("fails with the replica's error when no replica took it yet", async () => {
+    const { bin, backup2 } = setup();
+    backup2.listsFull = true;
+    const append = bin.listAppend("k", "v");
+    await expect(append).rejects.toBeInstanceOf(ListFullError);
+  });
+
+  it("is of unknown outcome once another replica took it", async () => {
+    const { bin, primary, backup1, backup2, transport } = setup();
+    backup1.listsFull = true;
+    const append = bin.listAppend("k", "v");
+    await expect(append).rejects.toBeInstanceOf(OutcomeUnknownError);
+    await expect(append).rejects.toThrow(/taken by 1 replica\(s\), then refused by another/);
+    expect(backup2.lists.get("k")).toEqual(["v"]);
+    expect(transport.callsTo(primary.address, "listAppend")).toEqual([]);
+  });
+});
+
+describe("a write's deadline", () => {
+  it("ends a write a replica never answers with TimeoutError naming it, without reaching the primary", async () => {
+    const { bin, primary, backup2, transport, time } = setup();
+    backup2.pausedUntil = Number.POSITIVE_INFINITY;
+    const write = bin.set("k", "v");
+    await expect(write).rejects.toBeInstanceOf(TimeoutError);
+    await expect(write).rejects.toThrow(
+      `write in bin "b" did not complete within ${CALL_TIMEOUT_MS} ms: backend ${backup2.address} did not answer`,
+    );
+    expect(time.now()).toBeGreaterThanOrEqual(CALL_TIMEOUT_MS);
+    expect(time.now()).toBeLessThanOrEqual(CALL_TIMEOUT_MS + BACKEND_CALL_TIMEOUT_MS + 200);
+    expect(transport.callsTo(primary.address, "set")).toEqual([]);
+  });
+});
+
+describe("a write on a stale view", () => {
+  it("refreshes the view and retries the replica that refused it with the new epoch, not the ones that took it", async () => {
+    const { bin, primary, backup1, backup2, transport, view } = setup();
+    view.epoch = 3n;
+    backup1.epoch = 4n;
+    view.publish({ epoch: 4n });
+    await bin.set("k", "v");
+    expect(transport.callsTo(backup1.address, "set").map((call) => call.epoch)).toEqual([3n, 4n]);
+    expect(transport.callsTo(backup2.address, "set")).toHaveLength(1);
+    expect(transport.callsTo(primary.address, "set").map((call) => call.epoch)).toEqual([4n]);
+    expect(holds(backup1, "v")).toBe(true);
+  });
+});
