@@ -10,7 +10,8 @@ export {
 } from "./backend-node.js";
 export { LocalStorage } from "./local-storage.js";
 export { MemoryEngine } from "./memory-engine.js";
-export { REDIS_COMMAND_TIMEOUT_MS, RedisEngine, type RedisEngineOptions } from "./redis-engine.js";
+export { REDIS_COMMAND_TIMEOUT_MS } from "./redis-connection.js";
+export { RedisEngine, type RedisEngineOptions } from "./redis-engine.js";
 export {
   type BackendOptions,
   DEFAULT_TOMBSTONE_TTL_MS,

@@ -24,7 +24,6 @@
 // backend acknowledged (an append-only file lags, or there is none): the
 // engine tells its listeners (onReset), and the backend stops serving reads
 // until keepers have refilled it (HAZARDS.md 4).
-import { readFileSync } from "node:fs";
 import {
   type ApplyOutcome,
   decodeStamp,
@@ -33,16 +32,14 @@ import {
   type KeyPattern,
   MESSAGE_BUDGET_BYTES,
   matchesPattern,
-  ResourceExhaustedError,
   RING_SIZE,
   type RingRange,
   ringPoint,
-  StoreUnavailableError,
   TurnBatch,
-  UnavailableError,
 } from "@binring/core";
-import { Redis } from "ioredis";
 import type { Logger } from "pino";
+import { ENTRIES_PER_SCRIPT_CALL, type PendingApply, splitApply } from "./pending-apply.js";
+import { REDIS_COMMAND_TIMEOUT_MS, RedisConnection, type ScriptRunner } from "./redis-connection.js";
 import {
   LIST_ELEMENT_OVERHEAD_BYTES,
   listLimitError,
@@ -59,22 +56,8 @@ import { TurnPipeline } from "./turn-pipeline.js";
 const STAMP_LENGTH = 40;
 /** Default bound of the string read cache. */
 const DEFAULT_READ_CACHE_BYTES = 64 * 1024 * 1024;
-/** Pause before asking a connected Redis for its run_id again after the question failed. */
-const VERIFY_RETRY_MS = 200;
 /** Bins read (Scan) or deleted (Drop, one script call each) per round of pipelined calls. */
 const BINS_PER_ROUND = 64;
-/**
- * How long a Redis call may go unanswered before it fails UNAVAILABLE: a hung
- * Redis (paused, swapping, stuck on a disk) fails calls instead of piling
- * them up. Far longer than a call takes in normal operation.
- */
-export const REDIS_COMMAND_TIMEOUT_MS = 5000;
-/** Pause before trying again to set the durability Redis refused (appendfsync). */
-const DURABILITY_RETRY_MS = 1000;
-
-function loadScript(name: string): string {
-  return readFileSync(new URL(`../lua/${name}.lua`, import.meta.url), "utf8");
-}
 
 function binTag(bin: string): string {
   return `${Buffer.byteLength(bin, "utf8")}:${bin}`;
@@ -83,48 +66,6 @@ function binTag(bin: string): string {
 /** The Redis key (before the key prefix) of a string key's entry. */
 function stringKey(bin: string, key: string): string {
   return `s:${binTag(bin)}${key}`;
-}
-
-type ScriptRunner = (keys: string[], args: (string | number)[]) => Promise<unknown>;
-
-interface PendingApply {
-  entries: readonly Entry[];
-  decides: boolean;
-  limited: boolean;
-  resolve(outcomes: ApplyOutcome[]): void;
-  reject(error: unknown): void;
-}
-
-/** Most entries in one script call: bounds how long one call holds Redis. */
-const ENTRIES_PER_SCRIPT_CALL = 1000;
-
-/**
- * A request with more entries than one script call takes (a repair copying a
- * bin with a long list) as parts that do, resolved together: one call with all
- * of them would pass the script more arguments than a JavaScript call can
- * spread ("Maximum call stack size exceeded" past ~20,000 entries), and that
- * bin could never be copied. Entries are idempotent, so the parts need not be
- * applied atomically.
- */
-function splitApply(request: PendingApply): PendingApply[] {
-  if (request.entries.length <= ENTRIES_PER_SCRIPT_CALL) return [request];
-  const parts: PendingApply[] = [];
-  const outcomes: Promise<ApplyOutcome[]>[] = [];
-  for (let i = 0; i < request.entries.length; i += ENTRIES_PER_SCRIPT_CALL) {
-    outcomes.push(
-      new Promise((resolve, reject) =>
-        parts.push({
-          entries: request.entries.slice(i, i + ENTRIES_PER_SCRIPT_CALL),
-          decides: request.decides,
-          limited: request.limited,
-          resolve,
-          reject,
-        }),
-      ),
-    );
-  }
-  Promise.all(outcomes).then((all) => request.resolve(all.flat()), request.reject);
-  return parts;
 }
 
 export interface RedisEngineOptions {
@@ -150,7 +91,7 @@ export interface RedisEngineOptions {
 }
 
 export class RedisEngine implements StoreEngine {
-  readonly #redis: Redis;
+  readonly #connection: RedisConnection;
   readonly #pipeline: TurnPipeline;
   readonly #keyPrefix: string;
   readonly #applyEntries: ScriptRunner;
@@ -159,163 +100,30 @@ export class RedisEngine implements StoreEngine {
   readonly #dropBin: ScriptRunner;
   readonly #applies = new TurnBatch<PendingApply>((pending) => this.#applyInChunks(pending));
   readonly #cache: StringCache;
-  /** Redis's run_id at the first connection: another one after a reconnect means Redis restarted. */
-  #runId: string | undefined;
-  /** From a lost connection until the server reconnected to is known to be the same Redis process. */
-  #verified = false;
-  readonly #onVerified: (() => void)[] = [];
-  readonly #resetListeners: ((reason: string) => void)[] = [];
-  readonly #commandTimeoutMs: number;
-  readonly #appendfsync: "always" | "everysec" | undefined;
-  readonly #logger: Logger | undefined;
-  /** Counts lost connections, so a verification that outlived its connection does not count. */
-  #connection = 0;
-  /** Why Redis refused the durability setting on this connection; calls fail with it until it takes it. */
-  #durabilityRefused: string | undefined;
 
   constructor(options: RedisEngineOptions) {
-    this.#commandTimeoutMs = options.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS;
-    this.#appendfsync = options.appendfsync;
-    this.#logger = options.logger;
-    this.#redis = new Redis(options.url, {
+    this.#connection = new RedisConnection({
+      url: options.url,
       keyPrefix: options.keyPrefix ?? "",
-      // Off: ioredis 5.11's auto-pipelining can misalign replies with callbacks and throw
-      // "results[i] is not iterable" outside any promise, crashing the process (redis/ioredis#1931;
-      // seen in a 10-minute soak). Entries are batched per event-loop turn here anyway.
-      enableAutoPipelining: false,
-      // Fail fast while Redis is away (the caller gets UNAVAILABLE and retries
-      // elsewhere); ioredis keeps reconnecting in the background.
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      // A hung Redis (SIGSTOP, a stuck disk) keeps its connection open: fail calls, do not queue them.
-      commandTimeout: this.#commandTimeoutMs,
-      lazyConnect: false,
-      retryStrategy: (attempt) => Math.min(50 * attempt, 1000),
+      commandTimeoutMs: options.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS,
+      appendfsync: options.appendfsync,
+      logger: options.logger,
     });
-    // Errors surface through the commands that fail; without a listener ioredis would print them.
-    this.#redis.on("error", () => {});
     this.#cache = new StringCache(options.readCacheBytes ?? DEFAULT_READ_CACHE_BYTES);
-    this.#redis.on("close", () => {
-      this.#connection++;
-      this.#verified = false;
-      this.#cache.clear();
-    });
-    this.#redis.on("ready", () => void this.#verify());
-    this.#pipeline = new TurnPipeline(this.#redis);
+    this.#connection.onLost(() => this.#cache.clear());
+    this.#pipeline = new TurnPipeline(this.#connection.redis);
     this.#keyPrefix = options.keyPrefix ?? "";
-    this.#applyEntries = this.#define("applyEntries", "apply-entries", 0);
-    this.#raiseClock = this.#define("raiseClock", "raise-clock", 1);
-    this.#sweepTombstones = this.#define("sweepTombstones", "sweep-tombstones", 0);
-    this.#dropBin = this.#define("dropBin", "drop-bin", 0);
-  }
-
-  #define(name: string, file: string, numberOfKeys: number): ScriptRunner {
-    this.#redis.defineCommand(name, { lua: loadScript(file), numberOfKeys });
-    const command = (
-      this.#redis as unknown as Record<string, (...args: (string | number)[]) => Promise<unknown>>
-    )[name]!.bind(this.#redis);
-    return (keys, args) => this.#call(() => command(...keys, ...args));
+    this.#applyEntries = this.#connection.define("applyEntries", "apply-entries", 0);
+    this.#raiseClock = this.#connection.define("raiseClock", "raise-clock", 1);
+    this.#sweepTombstones = this.#connection.define("sweepTombstones", "sweep-tombstones", 0);
+    this.#dropBin = this.#connection.define("dropBin", "drop-bin", 0);
   }
 
   onReset(listener: (reason: string) => void): void {
-    this.#resetListeners.push(listener);
-  }
-
-  /**
-   * Checks that the Redis just (re)connected to is the process this engine
-   * has been writing to. Until then no call goes through, so a backend never
-   * answers from a restarted Redis before its listeners know (they may call
-   * the store themselves).
-   */
-  async #verify(): Promise<void> {
-    const connection = this.#connection;
-    let runId: string | undefined;
-    try {
-      runId = /run_id:(\w+)/.exec(await this.#redis.info("server"))?.[1];
-    } catch {
-      // The connection went again (its next "ready" verifies), or the INFO failed on a live one.
-    }
-    if (connection !== this.#connection) return;
-    if (runId === undefined) {
-      if (this.#redis.status === "ready") setTimeout(() => void this.#verify(), VERIFY_RETRY_MS).unref();
-      return;
-    }
-    if (!(await this.#setDurability(connection))) return;
-    const previous = this.#runId;
-    this.#runId = runId;
-    this.#verified = true;
-    // In the same synchronous step as the line above: no call reaches the restarted Redis before the listeners ran.
-    if (previous !== undefined && runId !== previous) {
+    this.#connection.onReset((reason) => {
       this.#cache.clear();
-      const reason = `redis restarted (run_id ${previous} -> ${runId}): it may have lost acknowledged entries`;
-      for (const listener of this.#resetListeners) listener(reason);
-    }
-    for (const resolve of this.#onVerified.splice(0)) resolve();
-  }
-
-  /**
-   * Sets the append-only file's sync policy asked for, on the connection being
-   * verified. Returns whether the verification may go on: false when the
-   * connection went meanwhile (its next "ready" verifies) or Redis refused
-   * (tried again after DURABILITY_RETRY_MS; calls fail naming the refusal).
-   */
-  async #setDurability(connection: number): Promise<boolean> {
-    if (this.#appendfsync === undefined) return true;
-    try {
-      await this.#redis.config("SET", "appendonly", "yes");
-      await this.#redis.config("SET", "appendfsync", this.#appendfsync);
-    } catch (error) {
-      if (connection !== this.#connection) return false;
-      const message = error instanceof Error ? error.message : String(error);
-      const refused = `redis refused CONFIG SET appendonly yes / appendfsync ${this.#appendfsync} (${message}); writes would not be as durable as asked, so the backend takes none until it can set them (allow CONFIG to its Redis user, or configure Redis's append-only file yourself and leave appendfsync unset)`;
-      if (refused !== this.#durabilityRefused) this.#logger?.error({ err: error }, refused);
-      this.#durabilityRefused = refused;
-      for (const wake of this.#onVerified.splice(0)) wake();
-      setTimeout(() => {
-        if (connection === this.#connection && this.#redis.status === "ready") void this.#verify();
-      }, DURABILITY_RETRY_MS).unref();
-      return false;
-    }
-    if (connection !== this.#connection) return false;
-    if (this.#durabilityRefused !== undefined) this.#logger?.info("redis took the durability setting now");
-    this.#durabilityRefused = undefined;
-    return true;
-  }
-
-  /**
-   * Runs a Redis call, turning connection failures and timeouts into
-   * UnavailableError, and a Redis that cannot take the call now (BUSY: a
-   * script runs; OOM: maxmemory reached) into ResourceExhaustedError: that
-   * call did nothing and the store lost nothing, so the backend stays ready
-   * and the caller retries or fails, without skipping this replica.
-   */
-  async #call<T>(run: () => Promise<T>): Promise<T> {
-    if (this.#redis.status !== "ready" || !this.#verified) {
-      throw new StoreUnavailableError(
-        this.#durabilityRefused !== undefined && this.#redis.status === "ready"
-          ? this.#durabilityRefused
-          : `redis is ${this.#verified ? this.#redis.status : "reconnecting"}; the backend reconnects by itself`,
-      );
-    }
-    try {
-      return await run();
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      if (/^BUSY\s/.test(message))
-        throw new ResourceExhaustedError(`store busy: ${message} (the call did nothing; retry it)`);
-      if (/^OOM\s/.test(message))
-        throw new ResourceExhaustedError(
-          `store out of memory: ${message} (the call did nothing); raise maxmemory or delete data`,
-        );
-      if (/^Command timed out/.test(message))
-        throw new StoreUnavailableError(
-          `redis did not answer within ${this.#commandTimeoutMs} ms; the call may or may not have been applied`,
-          { cause: error },
-        );
-      if (/ERR|WRONGTYPE|NOSCRIPT/.test(message) && !/Connection|closed|writeable/i.test(message))
-        throw error;
-      throw new StoreUnavailableError(`redis: ${message}`, { cause: error });
-    }
+      listener(reason);
+    });
   }
 
   /**
@@ -398,7 +206,7 @@ export class RedisEngine implements StoreEngine {
     // Only a verified connection fills the cache, and losing it clears the cache.
     if (cached !== undefined) return cached;
     const startedAt = this.#cache.epoch;
-    const raw = await this.#call(() => this.#pipeline.send<string | null>("get", redisKey));
+    const raw = await this.#connection.call(() => this.#pipeline.send<string | null>("get", redisKey));
     const stored =
       raw === null
         ? null
@@ -408,19 +216,23 @@ export class RedisEngine implements StoreEngine {
   }
 
   async keys(bin: string, pattern: KeyPattern): Promise<string[]> {
-    const keys = await this.#call(() => this.#pipeline.send<string[]>("smembers", `k:${binTag(bin)}`));
+    const keys = await this.#connection.call(() =>
+      this.#pipeline.send<string[]>("smembers", `k:${binTag(bin)}`),
+    );
     return keys.filter((key) => matchesPattern(key, pattern)).sort();
   }
 
   async getList(bin: string, key: string): Promise<string[]> {
-    const members = await this.#call(() =>
+    const members = await this.#connection.call(() =>
       this.#pipeline.send<string[]>("zrange", `l:${binTag(bin)}${key}`, 0, -1),
     );
     return members.map((member) => member.slice(STAMP_LENGTH));
   }
 
   async listKeys(bin: string, pattern: KeyPattern): Promise<string[]> {
-    const keys = await this.#call(() => this.#pipeline.send<string[]>("smembers", `lk:${binTag(bin)}`));
+    const keys = await this.#connection.call(() =>
+      this.#pipeline.send<string[]>("smembers", `lk:${binTag(bin)}`),
+    );
     return keys.filter((key) => matchesPattern(key, pattern)).sort();
   }
 
@@ -451,14 +263,14 @@ export class RedisEngine implements StoreEngine {
 
   async #binEntries(bin: string): Promise<Entry[]> {
     const tag = binTag(bin);
-    const [stringKeys, listKeys] = await this.#call(() =>
+    const [stringKeys, listKeys] = await this.#connection.call(() =>
       Promise.all([
         this.#pipeline.send<string[]>("smembers", `ka:${tag}`),
         this.#pipeline.send<string[]>("smembers", `la:${tag}`),
       ]),
     );
     const entries: Entry[] = [];
-    const strings = await this.#call(() =>
+    const strings = await this.#connection.call(() =>
       Promise.all(stringKeys.map((key) => this.#pipeline.send<string | null>("get", `s:${tag}${key}`))),
     );
     stringKeys.forEach((key, i) => {
@@ -467,7 +279,7 @@ export class RedisEngine implements StoreEngine {
       const stamp = decodeStamp(stored.slice(0, STAMP_LENGTH));
       entries.push({ bin, key, kind: "set", value: stored.slice(STAMP_LENGTH), stamp });
     });
-    const lists = await this.#call(() =>
+    const lists = await this.#connection.call(() =>
       Promise.all(
         listKeys.map((key) =>
           Promise.all([
@@ -499,7 +311,7 @@ export class RedisEngine implements StoreEngine {
         if (end > 0) intervals.push([0, end]);
       }
     }
-    const found = await this.#call(() =>
+    const found = await this.#connection.call(() =>
       Promise.all(
         intervals.map(([from, to]) => this.#pipeline.send<string[]>("zrangebyscore", "bins", from, `(${to}`)),
       ),
@@ -539,7 +351,7 @@ export class RedisEngine implements StoreEngine {
   }
 
   async loadClockReservation(): Promise<bigint> {
-    const stored = await this.#call(() => this.#pipeline.send<string | null>("get", "clock"));
+    const stored = await this.#connection.call(() => this.#pipeline.send<string | null>("get", "clock"));
     return stored === null ? 0n : BigInt(`0x${stored}`);
   }
 
@@ -549,7 +361,7 @@ export class RedisEngine implements StoreEngine {
   }
 
   async stats(): Promise<StoreStats> {
-    const [bins, keys, lists] = await this.#call(() =>
+    const [bins, keys, lists] = await this.#connection.call(() =>
       Promise.all([
         this.#pipeline.send<number>("zcard", "bins"),
         this.#pipeline.send<string | null>("get", "n:keys"),
@@ -563,33 +375,15 @@ export class RedisEngine implements StoreEngine {
    * Resolves once connected to Redis; rejects with UnavailableError after
    * timeoutMs, or at once when Redis refused the appendfsync asked for.
    */
-  async waitUntilReady(timeoutMs = 5000): Promise<void> {
-    if (this.#redis.status === "ready" && this.#verified) return;
-    if (this.#redis.status === "ready" && this.#durabilityRefused !== undefined)
-      throw new StoreUnavailableError(this.#durabilityRefused);
-    await new Promise<void>((resolve, reject) => {
-      // Woken when verified, or when Redis refused the durability asked for (rejects at once, naming it).
-      const onVerified = () => {
-        clearTimeout(timer);
-        if (this.#verified) resolve();
-        else reject(new StoreUnavailableError(this.#durabilityRefused ?? "redis went away"));
-      };
-      const timer = setTimeout(() => {
-        const waiting = this.#onVerified.indexOf(onVerified);
-        if (waiting >= 0) this.#onVerified.splice(waiting, 1);
-        reject(
-          new UnavailableError(`redis not reachable within ${timeoutMs} ms (status ${this.#redis.status})`),
-        );
-      }, timeoutMs);
-      this.#onVerified.push(onVerified);
-    });
+  waitUntilReady(timeoutMs = 5000): Promise<void> {
+    return this.#connection.waitUntilReady(timeoutMs);
   }
 
   async ping(): Promise<void> {
-    await this.#call(() => this.#redis.ping());
+    await this.#connection.ping();
   }
 
   async close(): Promise<void> {
-    this.#redis.disconnect();
+    this.#connection.close();
   }
 }

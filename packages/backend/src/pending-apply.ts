@@ -1,0 +1,43 @@
+// An apply request waiting for its event-loop turn's script call
+// (redis-engine.ts), and how one too large for a single call is split.
+import type { ApplyOutcome, Entry } from "@binring/core";
+
+export interface PendingApply {
+  entries: readonly Entry[];
+  decides: boolean;
+  limited: boolean;
+  resolve(outcomes: ApplyOutcome[]): void;
+  reject(error: unknown): void;
+}
+
+/** Most entries in one script call: bounds how long one call holds Redis. */
+export const ENTRIES_PER_SCRIPT_CALL = 1000;
+
+/**
+ * A request with more entries than one script call takes (a repair copying a
+ * bin with a long list) as parts that do, resolved together: one call with all
+ * of them would pass the script more arguments than a JavaScript call can
+ * spread ("Maximum call stack size exceeded" past ~20,000 entries), and that
+ * bin could never be copied. Entries are idempotent, so the parts need not be
+ * applied atomically.
+ */
+export function splitApply(request: PendingApply): PendingApply[] {
+  if (request.entries.length <= ENTRIES_PER_SCRIPT_CALL) return [request];
+  const parts: PendingApply[] = [];
+  const outcomes: Promise<ApplyOutcome[]>[] = [];
+  for (let i = 0; i < request.entries.length; i += ENTRIES_PER_SCRIPT_CALL) {
+    outcomes.push(
+      new Promise((resolve, reject) =>
+        parts.push({
+          entries: request.entries.slice(i, i + ENTRIES_PER_SCRIPT_CALL),
+          decides: request.decides,
+          limited: request.limited,
+          resolve,
+          reject,
+        }),
+      ),
+    );
+  }
+  Promise.all(outcomes).then((all) => request.resolve(all.flat()), request.reject);
+  return parts;
+}
