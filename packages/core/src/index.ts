@@ -39,7 +39,8 @@ export {
   parseLimits,
   utf8Bound,
 } from "./limits.js";
-export { decodeBatchReply, encodeBatchRequest } from "./pipe-codec.js";
+export { decodeBatchReply } from "./pipe-decode.js";
+export { encodeBatchRequest } from "./pipe-encode.js";
 export { checkBinName, RESERVED_BIN_PREFIX } from "./reserved-bins.js";
 export {
   DEFAULT_VIRTUAL_NODES,

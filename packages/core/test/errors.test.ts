@@ -24,7 +24,7 @@ import {
   toServiceError,
   UnavailableError,
 } from "../src/index.js";
-import { encodeBatchReply } from "../src/pipe-codec.js";
+import { encodeBatchReply } from "../src/pipe-encode.js";
 import type { OperationError__Output } from "../src/wire-types.js";
 
 const ERRORS: BinringError[] = [

@@ -7,12 +7,8 @@ import * as protoLoader from "@grpc/proto-loader";
 import { describe, expect, it } from "vitest";
 import { ErrorReason } from "../src/generated/binring/v1/ErrorReason.js";
 import type { BatchReply, BatchRequest } from "../src/index.js";
-import {
-  decodeBatchReply,
-  decodeBatchRequest,
-  encodeBatchReply,
-  encodeBatchRequest,
-} from "../src/pipe-codec.js";
+import { decodeBatchReply, decodeBatchRequest } from "../src/pipe-decode.js";
+import { encodeBatchReply, encodeBatchRequest } from "../src/pipe-encode.js";
 import { PROTO_DIR } from "../src/wire.js";
 
 /** proto-loader's own (de)serializers for Pipe, with the options binring loads the protocol with. */
