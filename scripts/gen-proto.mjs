@@ -1,4 +1,4 @@
-// Regenerates packages/core/src/generated from proto/ with proto-loader-gen-types.
+// Regenerates packages/core/src/generated from packages/core/proto/ with proto-loader-gen-types.
 // Run after editing a .proto file: npm run gen:proto
 import { execFileSync } from "node:child_process";
 import { readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -19,7 +19,7 @@ execFileSync(
     "--grpcLib=@grpc/grpc-js",
     "--importFileExtension=.js",
     `--outDir=${outDir}`,
-    "--includeDirs=proto",
+    "--includeDirs=packages/core/proto",
   ],
   { stdio: "inherit" },
 );

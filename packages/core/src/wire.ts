@@ -1,4 +1,4 @@
-// The gRPC wire: loads proto/binring/v1 and converts between wire messages and
+// The gRPC wire: loads packages/core/proto/binring/v1 and converts between wire messages and
 // core types. uint64 travels as a decimal string (proto-loader's `longs:
 // String`) and is a bigint everywhere else.
 import { fileURLToPath } from "node:url";
@@ -25,7 +25,7 @@ import { decodeBatchReply, decodeBatchRequest } from "./pipe-decode.js";
 import { encodeBatchReply, encodeBatchRequest } from "./pipe-encode.js";
 import type { Stamp } from "./stamp.js";
 
-export const PROTO_DIR = fileURLToPath(new URL("../../../proto/", import.meta.url));
+export const PROTO_DIR = fileURLToPath(new URL("../proto/", import.meta.url));
 
 const LOADER_OPTIONS: protoLoader.Options = {
   longs: String,

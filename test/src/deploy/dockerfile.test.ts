@@ -71,7 +71,7 @@ describe("deploy/Dockerfile", () => {
     for (const workspace of workspaces.filter((w) => w.startsWith("packages/"))) {
       expect(copied).toContain(`/src/${workspace}/dist/ ${workspace}/dist/`);
     }
-    expect(copied).toContain("/src/proto/ proto/");
+    expect(copied).toContain("/src/packages/core/proto/ packages/core/proto/");
     expect(copied).toContain("/src/packages/backend/lua/ packages/backend/lua/");
     const ignored = readFileSync(join(REPO_ROOT, ".dockerignore"), "utf8").split("\n");
     expect(ignored).toEqual(expect.arrayContaining(["**/node_modules", "**/dist"]));

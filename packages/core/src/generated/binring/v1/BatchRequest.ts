@@ -1,4 +1,4 @@
-// Original file: proto/binring/v1/storage.proto
+// Original file: packages/core/proto/binring/v1/storage.proto
 
 import type { Operation as _binring_v1_Operation, Operation__Output as _binring_v1_Operation__Output } from '../../binring/v1/Operation.js';
 

@@ -1,4 +1,4 @@
-// Original file: proto/binring/v1/storage.proto
+// Original file: packages/core/proto/binring/v1/storage.proto
 
 import type { Target as _binring_v1_Target, Target__Output as _binring_v1_Target__Output } from '../../binring/v1/Target.js';
 import type { Long } from '@grpc/proto-loader';

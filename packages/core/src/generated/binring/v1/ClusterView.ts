@@ -1,4 +1,4 @@
-// Original file: proto/binring/v1/keeper.proto
+// Original file: packages/core/proto/binring/v1/keeper.proto
 
 import type { BackendView as _binring_v1_BackendView, BackendView__Output as _binring_v1_BackendView__Output } from '../../binring/v1/BackendView.js';
 import type { Long } from '@grpc/proto-loader';

@@ -1,4 +1,4 @@
-// Original file: proto/binring/v1/storage.proto
+// Original file: packages/core/proto/binring/v1/storage.proto
 
 import type { Long } from '@grpc/proto-loader';
 

@@ -1,4 +1,4 @@
-// Original file: proto/binring/v1/storage.proto
+// Original file: packages/core/proto/binring/v1/storage.proto
 
 import type { Readiness as _binring_v1_Readiness, Readiness__Output as _binring_v1_Readiness__Output } from '../../binring/v1/Readiness.js';
 import type { Long } from '@grpc/proto-loader';

@@ -1,4 +1,4 @@
-// Original file: proto/binring/v1/keeper.proto
+// Original file: packages/core/proto/binring/v1/keeper.proto
 
 import type { PublishedBackend as _binring_v1_PublishedBackend, PublishedBackend__Output as _binring_v1_PublishedBackend__Output } from '../../binring/v1/PublishedBackend.js';
 import type { LeaseGrant as _binring_v1_LeaseGrant, LeaseGrant__Output as _binring_v1_LeaseGrant__Output } from '../../binring/v1/LeaseGrant.js';

@@ -1,4 +1,4 @@
-// Original file: proto/binring/v1/storage.proto
+// Original file: packages/core/proto/binring/v1/storage.proto
 
 import type { ErrorReason as _binring_v1_ErrorReason, ErrorReason__Output as _binring_v1_ErrorReason__Output } from '../../binring/v1/ErrorReason.js';
 import type { Long } from '@grpc/proto-loader';

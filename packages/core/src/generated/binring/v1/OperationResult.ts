@@ -1,4 +1,4 @@
-// Original file: proto/binring/v1/storage.proto
+// Original file: packages/core/proto/binring/v1/storage.proto
 
 import type { OperationError as _binring_v1_OperationError, OperationError__Output as _binring_v1_OperationError__Output } from '../../binring/v1/OperationError.js';
 import type { GetReply as _binring_v1_GetReply, GetReply__Output as _binring_v1_GetReply__Output } from '../../binring/v1/GetReply.js';

@@ -1,4 +1,4 @@
-// Original file: proto/binring/v1/keeper.proto
+// Original file: packages/core/proto/binring/v1/keeper.proto
 
 import type { StatusRepairProgress as _binring_v1_StatusRepairProgress, StatusRepairProgress__Output as _binring_v1_StatusRepairProgress__Output } from '../../binring/v1/StatusRepairProgress.js';
 

@@ -1,4 +1,4 @@
-// Original file: proto/binring/v1/keeper.proto
+// Original file: packages/core/proto/binring/v1/keeper.proto
 
 import type { StatusKeeper as _binring_v1_StatusKeeper, StatusKeeper__Output as _binring_v1_StatusKeeper__Output } from '../../binring/v1/StatusKeeper.js';
 import type { StatusBackend as _binring_v1_StatusBackend, StatusBackend__Output as _binring_v1_StatusBackend__Output } from '../../binring/v1/StatusBackend.js';

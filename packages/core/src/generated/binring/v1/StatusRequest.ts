@@ -1,4 +1,4 @@
-// Original file: proto/binring/v1/keeper.proto
+// Original file: packages/core/proto/binring/v1/keeper.proto
 
 
 export interface StatusRequest {
