@@ -3,15 +3,12 @@
 // unreachable), the view's epoch that fences its calls, the largest clock it
 // has seen, its writer id and sequence numbers, and how a failed call to a
 // replica updates all that.
-import { bigintToWire, type HashRing, newWriterId, type Target } from "@binring/core";
+import { bigintToWire, type HashRing, newWriterId, REPLICAS, type Target } from "@binring/core";
 import { classifyFailure, reportsRefusedConnection } from "./failure-kind.js";
 import type { Reachability } from "./reachability.js";
 import type { ReplicaTransport } from "./replica-transport.js";
 import type { Sabotage } from "./sabotage.js";
 import { systemTime, type WallTime } from "./wall-time.js";
-
-/** Copies per bin: a primary and two backups. */
-export const REPLICAS = 3;
 
 /** Placement of one bin: primary first. */
 export interface Placement {

@@ -1,8 +1,11 @@
 // @binring/client: the SDK. StorageClient talks to one backend; BinClient to a cluster of them.
+
+/** Copies per bin, re-exported where the SDK has always offered it. */
+export { REPLICAS } from "@binring/core";
 export { BackendChannel, type BackendChannelOptions } from "./backend-channel.js";
 export { Bin } from "./bin.js";
 export { BinClient, type BinClientOptions } from "./bin-client.js";
-export { type Placement, REPLICAS } from "./client-session.js";
+export type { Placement } from "./client-session.js";
 export {
   type BackendHealth,
   type BackendReport,

@@ -88,7 +88,11 @@ export async function writeToReplicas(
       session.observeClock(stamp.clock);
       return reportedReply(replicas, applied)!;
     } catch (error) {
-      if (error instanceof RestampError) continue;
+      if (error instanceof RestampError) {
+        // Replicas that kept answering superseded must not keep the write past its deadline.
+        if (session.time.now() >= deadline) throw gaveUpError("write", bin, session.callTimeoutMs, error);
+        continue;
+      }
       if (classifyFailure(error) === "fatal") throw refusedWriteError(bin, error, applied.size);
       lastError = error;
     }

@@ -1,6 +1,6 @@
 // @binring/core: the parts every other package shares — the entry model,
-// stamps, limits, errors, the hash ring and the wire contract — and the free
-// port finder for the processes that start others.
+// stamps, limits, errors, the hash ring and the wire contract. Pure: no
+// sockets, and no files but the protos it loads from its own package.
 
 export { type ClusterConfig, parseClusterConfig, ringMembers } from "./cluster-config.js";
 export type { ApplyOutcome, Entry, EntryKind } from "./entry.js";
@@ -46,6 +46,7 @@ export {
   DEFAULT_VIRTUAL_NODES,
   HashRing,
   type HashRingOptions,
+  REPLICAS,
   type RingMember,
   type RingSegment,
 } from "./ring.js";

@@ -36,7 +36,8 @@ export interface HashRingOptions {
  */
 export const DEFAULT_VIRTUAL_NODES = 512;
 
-const DEFAULT_REPLICAS = 3;
+/** Copies of every bin: a primary and two backups, so any two backends may be down at once. */
+export const REPLICAS = 3;
 
 /** Owner indices are packed below the point in one sort key, which must stay an exact float64 integer. */
 const OWNER_SLOTS = 2 ** 16;
@@ -104,11 +105,7 @@ export class HashRing {
   }
 
   /** The bin's replicas, primary first. */
-  replicasFor(
-    bin: string,
-    isLive: (id: string) => boolean = everyoneLive,
-    count = DEFAULT_REPLICAS,
-  ): string[] {
+  replicasFor(bin: string, isLive: (id: string) => boolean = everyoneLive, count = REPLICAS): string[] {
     return this.replicasAt(ringPoint(bin), isLive, count);
   }
 
@@ -117,11 +114,7 @@ export class HashRing {
    * from it. With several zones: the first live member of each zone met, in
    * walk order, then (when live zones run out) the next live members met.
    */
-  replicasAt(
-    point: number,
-    isLive: (id: string) => boolean = everyoneLive,
-    count = DEFAULT_REPLICAS,
-  ): string[] {
+  replicasAt(point: number, isLive: (id: string) => boolean = everyoneLive, count = REPLICAS): string[] {
     return this.#zoneCount > 1
       ? this.#zonedReplicasAt(point, isLive, count, undefined)
       : this.#replicasAt(point, isLive, count);
@@ -225,7 +218,7 @@ export class HashRing {
   }
 
   /** The whole ring cut into maximal segments whose points share one replica list. */
-  segments(isLive: (id: string) => boolean = everyoneLive, count = DEFAULT_REPLICAS): RingSegment[] {
+  segments(isLive: (id: string) => boolean = everyoneLive, count = REPLICAS): RingSegment[] {
     const segments: RingSegment[] = [];
     const place = this.#placer(isLive, count);
     for (const { start, end, point } of this.#arcs()) {
@@ -239,11 +232,7 @@ export class HashRing {
    * the ring with their replicas before and after (stretches that did not
    * change are left out).
    */
-  changes(
-    wasLive: (id: string) => boolean,
-    isLive: (id: string) => boolean,
-    count = DEFAULT_REPLICAS,
-  ): RingChange[] {
+  changes(wasLive: (id: string) => boolean, isLive: (id: string) => boolean, count = REPLICAS): RingChange[] {
     const changes: RingChange[] = [];
     const placeBefore = this.#placer(wasLive, count);
     const placeAfter = this.#placer(isLive, count);

@@ -25,6 +25,7 @@
 // while the view shows them ready and the owner does not withhold them
 // (lease-witness.ts). An owner declares a backend dead only once no lease on
 // it may run.
+import type { KeeperStatus } from "@binring/client";
 import { HashRing, type KeeperBeat, type KeeperBeat__Output, ringMembers } from "@binring/core";
 import { type Logger, pino } from "pino";
 import { BackendHealth, type HealthState } from "./backend-health.js";
@@ -43,7 +44,7 @@ import { PeerBeats } from "./peer-beats.js";
 import { Prober } from "./prober.js";
 import { RepairRunner } from "./repair-runner.js";
 import { SharedView } from "./shared-view.js";
-import { type KeeperStatus, statusReport } from "./status-report.js";
+import { statusReport } from "./status-report.js";
 
 export interface KeeperOptions {
   /** Every backend of the cluster (host:port). */

@@ -1,6 +1,7 @@
 // The keeper's status as operators read it (HTTP /status, the Status call,
 // `binring status`): the keepers and their slices, each backend's state and
 // last answer, and repairs running, queued, committing or being recovered.
+import type { KeeperStatus } from "@binring/client";
 import type { IntentCommit } from "./intent-commit.js";
 import type { IntentRecovery } from "./intent-recovery.js";
 import type { KeeperState } from "./keeper-state.js";
@@ -15,7 +16,15 @@ export interface StatusSources {
   recovery: IntentRecovery;
 }
 
-export function statusReport({ state, beatsSent, working, runner, commits, recovery }: StatusSources) {
+/** Typed as the SDK reads it, so the compiler holds the /status contract. */
+export function statusReport({
+  state,
+  beatsSent,
+  working,
+  runner,
+  commits,
+  recovery,
+}: StatusSources): KeeperStatus {
   const now = state.clock.now();
   const { peers } = state;
   // A dead keeper owns nothing, whatever its last beat claimed.
@@ -80,5 +89,3 @@ export function statusReport({ state, beatsSent, working, runner, commits, recov
     completedRepairs: [...runner.completed],
   };
 }
-
-export type KeeperStatus = ReturnType<typeof statusReport>;
