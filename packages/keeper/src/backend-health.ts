@@ -180,11 +180,22 @@ export class BackendHealth {
    * Records a miss. Returns "died" when the backend is now to be declared
    * dead: enough misses, and no lease on it may still run — neither this
    * keeper's nor, as `othersLapsed` tells, one another keeper renewed.
+   * Returns "held" when it would be, but `mayDie` is false: it stays suspect.
    */
-  missed(now: number, missesToDead: number, leaseMs: number, othersLapsed = true): "died" | "alive" {
+  missed(
+    now: number,
+    missesToDead: number,
+    leaseMs: number,
+    othersLapsed = true,
+    mayDie = true,
+  ): "died" | "held" | "alive" {
     this.misses++;
     if (this.state === "dead") return "alive";
     const leaseLapsed = othersLapsed && now - Math.max(this.lastGrantAt, this.lastAnswerAt) > leaseMs;
+    if (this.misses >= missesToDead && leaseLapsed && !mayDie) {
+      if (this.state === "ready") this.apply("missed");
+      return "held";
+    }
     if (this.misses >= missesToDead && leaseLapsed) {
       this.deaths++;
       this.apply("declared-dead", { reason: `${this.misses} probes missed` });

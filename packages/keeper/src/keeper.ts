@@ -154,7 +154,7 @@ export class Keeper {
       putFirst: (jobs) => this.#runner.putFirst(jobs),
       run: () => void this.#runner.run(),
     });
-    this.#prober = new Prober(state, this.#witness, this.#commits);
+    this.#prober = new Prober(state, this.#witness, this.#commits, () => this.#working());
   }
 
   get name(): string {

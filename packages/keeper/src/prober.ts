@@ -5,7 +5,7 @@
 // For its own slice it also decides what needs copies (a death, a rejoin),
 // empties a returning dead backend's store first, and bootstraps backends no
 // keeper has published yet.
-import { type HeartbeatReply__Output, wireToBigint } from "@binring/core";
+import { type HeartbeatReply__Output, REPLICAS, wireToBigint } from "@binring/core";
 import type { BackendHealth, ProbeReply } from "./backend-health.js";
 import type { IntentCommit } from "./intent-commit.js";
 import type { KeeperState } from "./keeper-state.js";
@@ -19,10 +19,15 @@ export class Prober {
   /** Backends whose store is being emptied now, one call each at a time. */
   readonly #emptying = new Set<string>();
 
+  /** Backends held suspect past their death, so that the warning is logged once per episode. */
+  readonly #held = new Set<string>();
+
   constructor(
     private readonly state: KeeperState,
     private readonly witness: LeaseWitness,
     private readonly commits: IntentCommit,
+    /** Backends whose repair or fill this keeper runs, queues, commits or recovers. */
+    private readonly working: () => readonly string[],
   ) {}
 
   async probe(health: BackendHealth): Promise<void> {
@@ -181,9 +186,38 @@ export class Prober {
     const { state } = this;
     const wasLive = state.liveSet();
     const othersLapsed = this.witness.othersLapsed(health.address, now);
-    if (health.missed(now, state.timing.missesToDead, state.timing.leaseMs, othersLapsed) === "died") {
-      this.commits.decide("repair", health.address, wasLive);
+    const impaired = this.#impairedBesides(health.address, now);
+    const mayDie = impaired.length < REPLICAS - 1;
+    const outcome = health.missed(now, state.timing.missesToDead, state.timing.leaseMs, othersLapsed, mayDie);
+    if (outcome === "died") this.commits.decide("repair", health.address, wasLive);
+    if (outcome === "held" && !this.#held.has(health.address)) {
+      this.#held.add(health.address);
+      state.logger.warn(
+        { backend: health.address, impaired },
+        "backend silent past its lease, but declaring it dead would leave three backends without all their entries, past the failure model: it stays suspect, and writes to it wait",
+      );
     }
+    if (outcome !== "held") this.#held.delete(health.address);
+  }
+
+  /**
+   * Backends other than `address` that may lack acknowledged entries now:
+   * those being filled, and those dead whose repair is not done. A death
+   * empties the backend when it returns; a third such backend could be a
+   * bin's last holder, so no keeper declares it while two are (HAZARDS.md 16).
+   */
+  #impairedBesides(address: string, now: number): string[] {
+    const { state } = this;
+    const working = new Set(this.working());
+    const repairing = (backend: string) =>
+      working.has(backend) || state.peers.workingOn(backend, now) !== undefined;
+    return state.backends.filter((backend) => {
+      if (backend === address) return false;
+      const local = state.slice.has(backend) ? state.healthOf(backend).state : undefined;
+      const published = state.view.get(backend)?.state;
+      if (local === "filling" || published === "filling") return true;
+      return (local === "dead" || published === "dead") && repairing(backend);
+    });
   }
 }
 
