@@ -34,7 +34,9 @@ function bigValue(i: number): string {
 
 beforeAll(async () => {
   // Default keeper timing: these tests move tens of megabytes, and the tests' fast leases flap on a loaded machine.
-  cluster = await LocalCluster.start({ backends: 4, keepers: 1, keeperArgs: [] });
+  // Redis syncs once a second: these tests write tens of megabytes, and an fsync of each on every replica
+  // stalls a loaded machine's disk for seconds (durability itself is durability.test.ts's).
+  cluster = await LocalCluster.start({ backends: 4, keepers: 1, keeperArgs: [], appendfsync: "everysec" });
   http = cluster.keeperHttp[0]!;
   await waitForSettled(http, allReady());
   client = await BinClient.fromConfig(cluster.configPath, { callTimeoutMs: 20_000 });
