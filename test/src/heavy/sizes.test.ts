@@ -2,7 +2,9 @@
 // list at its limit is readable, survives its primary's death and is copied
 // whole; a bin whose keys pass one reply is refused clearly and readable by
 // prefix; many large writes at once and over-long values fail or succeed
-// cleanly; batches past the operation limit are refused.
+// cleanly; batches past the operation limit are refused. It moves tens of
+// megabytes, so it runs alone (test/src/heavy, after the parallel tests): next
+// to other clusters on two cores its backends stall for seconds.
 import { BackendChannel, BinClient } from "@binring/client";
 import {
   HashRing,
