@@ -187,7 +187,8 @@ export class Prober {
     const wasLive = state.liveSet();
     const othersLapsed = this.witness.othersLapsed(health.address, now);
     const impaired = this.#impairedBesides(health.address, now);
-    const mayDie = impaired.length < REPLICAS - 1;
+    // One never heard from (listed but not started) holds nothing to lose, and fills may wait on it.
+    const mayDie = impaired.length < REPLICAS - 1 || health.last === undefined;
     const outcome = health.missed(now, state.timing.missesToDead, state.timing.leaseMs, othersLapsed, mayDie);
     if (outcome === "died") this.commits.decide("repair", health.address, wasLive);
     if (outcome === "held" && !this.#held.has(health.address)) {
