@@ -13,7 +13,15 @@ import { systemTime, type WallTime } from "./wall-time.js";
 /** Placement of one bin: primary first. */
 export interface Placement {
   point: number;
+  /** Where writes go: the live replicas, primary first. */
   replicas: string[];
+  /**
+   * Where reads may go: the replicas that held the bin before any death whose
+   * repair is still running. A stand-in still receiving a dead replica's
+   * entries may lack acknowledged ones; so may a backend standing in for one
+   * this client alone found unreachable, which no keeper repairs for.
+   */
+  readable: string[];
 }
 
 /** What the paths need of the keepers' cluster view (cluster-view.ts). */
@@ -21,6 +29,8 @@ export interface ViewSource {
   /** The epoch of the view this client acts on (0: no view). */
   readonly epoch: bigint;
   isDead(address: string): boolean;
+  /** Dead, and its bins not yet re-copied onto the backends standing in for it. */
+  isRepairing(address: string): boolean;
   /** Fetches a newer view if there is one; never rejects. */
   refresh(): Promise<void>;
 }
@@ -64,10 +74,17 @@ export class ClientSession {
     this.writer = options.writer ?? newWriterId();
   }
 
-  /** The bin's replicas among the backends that are neither dead in the view nor unreachable, primary first. */
+  /**
+   * The bin's replicas among the backends that are neither dead in the view
+   * nor unreachable, primary first; and those of them a read may use.
+   */
   placement(point: number): Placement {
     const isLive = (id: string) => !this.view.isDead(id) && !this.reachability.isDown(id);
-    return { point, replicas: this.ring.replicasAt(point, isLive, REPLICAS) };
+    const replicas = this.ring.replicasAt(point, isLive, REPLICAS);
+    const holders = new Set(
+      this.ring.replicasAt(point, (id) => !this.view.isDead(id) || this.view.isRepairing(id), REPLICAS),
+    );
+    return { point, replicas, readable: replicas.filter((id) => holders.has(id)) };
   }
 
   /** A call's target, fenced by the current view's epoch: build one per attempt. */

@@ -1,5 +1,5 @@
-// The cluster view as the keepers publish it: which backends are dead, and the
-// epoch of that view. Refreshed from any reachable keeper every few seconds and
+// The cluster view as the keepers publish it: which backends are dead (and
+// which of those are still being repaired), and the epoch of that view. Refreshed from any reachable keeper every few seconds and
 // at once (rate-limited) when a call fails; without keepers it stays empty and
 // the client works from its own reachability table.
 import { type ClusterView__Output, type KeeperClient, loadProtocol, wireToBigint } from "@binring/core";
@@ -23,6 +23,7 @@ export class ClusterView {
   /** Epoch of the newest view received; 0n until one arrived (no fencing). */
   epoch = 0n;
   #dead = new Set<string>();
+  #repairing = new Set<string>();
   readonly #keepers: KeeperClient[];
   #next = 0;
   #refreshing: Promise<void> | undefined;
@@ -47,6 +48,10 @@ export class ClusterView {
 
   isDead(address: string): boolean {
     return this.#dead.has(address);
+  }
+
+  isRepairing(address: string): boolean {
+    return this.#repairing.has(address);
   }
 
   /** Fetches the view from the first keeper that answers; a no-op without keepers or when one just ran. */
@@ -79,7 +84,9 @@ export class ClusterView {
     if (epoch < this.epoch) return;
     const newer = epoch > this.epoch;
     this.epoch = epoch;
-    this.#dead = new Set(view.backends.filter((b) => b.state === "BACKEND_STATE_DEAD").map((b) => b.address));
+    const dead = view.backends.filter((b) => b.state === "BACKEND_STATE_DEAD");
+    this.#dead = new Set(dead.map((b) => b.address));
+    this.#repairing = new Set(dead.filter((b) => b.repairing).map((b) => b.address));
     if (newer) {
       this.options.logger.debug({ epoch: epoch.toString() }, "cluster view updated");
       this.options.onNewerView(view.backends.filter((b) => !this.#dead.has(b.address)).map((b) => b.address));

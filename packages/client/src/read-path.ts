@@ -19,7 +19,10 @@ function servesNoReads(error: unknown): boolean {
  * (gone, or not ready). One that is slow or paused may still be ready, and
  * a later replica may show a write that is still on its way to it: reading
  * there and then here could go back in time. So the read waits for it, or
- * for the keepers to declare it dead, which removes it from placement.
+ * for the keepers to declare it dead, which removes it from placement. Nor
+ * does it fall through to a replica that may lack acknowledged entries (a
+ * stand-in still being repaired, Placement.readable): it waits for an
+ * earlier one to serve reads again, or for the repair to end.
  * The request is rebuilt per attempt: it carries the current view's epoch.
  */
 export async function readFromReplicas(
@@ -31,7 +34,7 @@ export async function readFromReplicas(
 ): Promise<OperationResult__Output> {
   let lastError: unknown;
   for (let attempt = 0; ; attempt++) {
-    for (const address of session.placement(point).replicas) {
+    for (const address of session.placement(point).readable) {
       try {
         return await session.transport.execute(address, operation(session.target(bin, true)));
       } catch (error) {

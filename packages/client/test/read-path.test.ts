@@ -74,6 +74,68 @@ describe("a read does not fall through a replica that is merely slow or paused",
   });
 });
 
+describe("a read does not fall through to a replica that may lack acknowledged entries", () => {
+  const FIVE_BACKENDS = ["10.0.0.1:7000", "10.0.0.2:7000", "10.0.0.3:7000", "10.0.0.4:7000", "10.0.0.5:7000"];
+
+  /** Five backends; the two backups of bin "b" answer not ready; every other backend holds another value. */
+  function backupsNotReady() {
+    fakes = binOnFakes(FIVE_BACKENDS);
+    const { primary, backup1, backup2, transport } = fakes;
+    const replicas = [primary, backup1, backup2].map((replica) => replica.address);
+    const others = FIVE_BACKENDS.filter((address) => !replicas.includes(address));
+    backup1.strings.set("k", "from backup 1");
+    backup2.strings.set("k", "from backup 2");
+    for (const address of others) transport.replica(address).strings.set("k", "from a stand-in");
+    backup1.ready = false;
+    backup2.ready = false;
+    return { ...fakes, others };
+  }
+
+  it("waits for a holder to serve reads again while the dead primary's repair runs, never reading its stand-in", async () => {
+    const { bin, primary, backup1, view, transport, time, others } = backupsNotReady();
+    primary.gone = true;
+    view.publish({ epoch: 1n, repairing: [primary.address] });
+    await view.refresh();
+    void time.sleep(3000).then(() => {
+      backup1.ready = true;
+    });
+    expect(await bin.get("k")).toBe("from backup 1");
+    expect(time.now()).toBeGreaterThanOrEqual(3000);
+    for (const address of others) expect(transport.callsTo(address)).toEqual([]);
+  });
+
+  it("reads the stand-in once the view says the repair is done", async () => {
+    const { bin, primary, view, time } = backupsNotReady();
+    primary.gone = true;
+    view.publish({ epoch: 1n, repairing: [primary.address] });
+    await view.refresh();
+    const repairedAt = 2000;
+    view.publish({ epoch: 2n, dead: [primary.address] }, repairedAt);
+    expect(await bin.get("k")).toBe("from a stand-in");
+    expect(time.now()).toBeGreaterThanOrEqual(repairedAt);
+  });
+
+  it("reads the stand-in at once past not-ready holders when the dead primary was repaired", async () => {
+    const { bin, primary, view, time } = backupsNotReady();
+    primary.gone = true;
+    view.publish({ epoch: 1n, dead: [primary.address] });
+    await view.refresh();
+    expect(await bin.get("k")).toBe("from a stand-in");
+    expect(time.now()).toBe(0);
+  });
+
+  it("never reads a backend standing in for one only this client found unreachable", async () => {
+    const { bin, primary, backup1, transport, time, others } = backupsNotReady();
+    primary.gone = true;
+    void time.sleep(2500).then(() => {
+      backup1.ready = true;
+    });
+    expect(await bin.get("k")).toBe("from backup 1");
+    expect(time.now()).toBeGreaterThanOrEqual(2500);
+    for (const address of others) expect(transport.callsTo(address)).toEqual([]);
+  });
+});
+
 describe("a read's deadline", () => {
   it("ends a read of a replica that never answers with TimeoutError naming the replica, at the deadline", async () => {
     const { bin, primary, backup1, transport, time } = valuesByReplica();

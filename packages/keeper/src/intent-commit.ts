@@ -70,17 +70,33 @@ export class IntentCommit {
         continue;
       }
       this.#uncommitted.delete(backend);
-      this.publish(backend, `${job.kind} committed`);
+      this.publish(backend, `${job.kind} committed`, job.kind === "repair");
       this.enqueue(job);
     }
   }
 
-  /** Publishes this keeper's state of one of its backends, under a new epoch. */
-  publish(backend: string, reason: string): void {
+  /**
+   * Publishes this keeper's state of one of its backends, under a new epoch.
+   * Whether a dead one is still being repaired stays as published unless told.
+   */
+  publish(
+    backend: string,
+    reason: string,
+    repairing = this.state.view.get(backend)?.repairing ?? false,
+  ): void {
     const health = this.state.healthOf(backend);
     const published = publishedState(health.state);
-    const epoch = this.state.view.publish(backend, published, health.last?.incarnation ?? "");
-    this.state.logger.info({ epoch: epoch.toString(), backend, state: published, reason }, "view changed");
+    const epoch = this.state.view.publish(backend, published, health.last?.incarnation ?? "", repairing);
+    this.state.logger.info(
+      {
+        epoch: epoch.toString(),
+        backend,
+        state: published,
+        repairing: published === "dead" && repairing,
+        reason,
+      },
+      "view changed",
+    );
     this.beat();
   }
 

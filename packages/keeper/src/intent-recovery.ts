@@ -16,6 +16,8 @@ export interface RecoveryQueue {
   putFirst(jobs: RepairJob[]): void;
   /** Starts the job loop (it waits for recovery to end). */
   run(): void;
+  /** Backends the log owes no work: a repair still published as running is over. */
+  settled(backends: string[]): void;
 }
 
 export class IntentRecovery {
@@ -70,6 +72,8 @@ export class IntentRecovery {
           .filter((intent) => state.slice.has(intent.backend) && !queued.has(intent.id))
           .map((intent) => jobFromIntent(intent));
         this.queue.putFirst(recovered);
+        const owing = new Set(unfinished.map((intent) => intent.backend));
+        this.queue.settled([...backends].filter((backend) => !owing.has(backend)));
         if (recovered.length === 0) continue;
         state.logger.info(
           { backends: [...backends], unfinished: recovered.map((job) => `${job.kind} ${job.backend}`) },

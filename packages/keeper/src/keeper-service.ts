@@ -11,7 +11,11 @@ export function addKeeperService(server: grpc.Server, keeper: Keeper): void {
       const view = keeper.view();
       callback(null, {
         epoch: bigintToWire(view.epoch),
-        backends: view.backends.map(({ address, state }) => ({ address, state: STATE_TO_WIRE[state] })),
+        backends: view.backends.map(({ address, state, repairing }) => ({
+          address,
+          state: STATE_TO_WIRE[state],
+          repairing,
+        })),
       });
     },
     Status: (_call, callback) => {

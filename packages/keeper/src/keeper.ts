@@ -69,6 +69,8 @@ export interface KeeperOptions {
 export interface ViewEntry {
   address: string;
   state: HealthState;
+  /** Dead, and its bins not yet re-copied: see PublishedState.repairing. */
+  repairing: boolean;
 }
 
 export interface ClusterViewSnapshot {
@@ -141,7 +143,7 @@ export class Keeper {
     this.#runner = new RepairRunner(state, {
       recoveryRead: () => this.#recovery.reading,
       grant: (backend, filled, incarnation) => this.#prober.grant(backend, filled, incarnation),
-      publish: (backend, reason) => this.#commits.publish(backend, reason),
+      publish: (backend, reason, repairing) => this.#commits.publish(backend, reason, repairing),
       beatPeer: (peer) => this.#beats.beat(peer),
     });
     this.#commits = new IntentCommit(
@@ -153,6 +155,7 @@ export class Keeper {
       queuedIds: () => this.#runner.queuedIds(),
       putFirst: (jobs) => this.#runner.putFirst(jobs),
       run: () => void this.#runner.run(),
+      settled: (backends) => this.#settled(backends),
     });
     this.#prober = new Prober(state, this.#witness, this.#commits, () => this.#working());
   }
@@ -221,7 +224,10 @@ export class Keeper {
     const { view, backends } = this.#state;
     return {
       epoch: view.epoch,
-      backends: backends.map((address) => ({ address, state: view.get(address)?.state ?? "unknown" })),
+      backends: backends.map((address) => {
+        const published = view.get(address);
+        return { address, state: published?.state ?? "unknown", repairing: published?.repairing ?? false };
+      }),
     };
   }
 
@@ -269,6 +275,20 @@ export class Keeper {
       this.#commits.publishChanges();
     } finally {
       this.#heartbeating = false;
+    }
+  }
+
+  /**
+   * A repair the log shows finished, by a keeper that died before it could
+   * publish that, must not stay published as running: clients would not read
+   * the stand-ins, and the failure model would count the backend as impaired.
+   */
+  #settled(backends: string[]): void {
+    const working = new Set(this.#working());
+    for (const backend of backends) {
+      if (!this.#state.slice.has(backend) || working.has(backend)) continue;
+      if (this.#state.view.get(backend)?.repairing)
+        this.#commits.publish(backend, "repair found done", false);
     }
   }
 

@@ -96,6 +96,7 @@ export class PeerBeats {
         version: bigintToWire(published.version),
         incarnation: published.incarnation,
         by: published.by,
+        repairing: published.repairing,
       })),
       slice: [...state.slice],
       working: this.hooks.working(),
@@ -133,6 +134,7 @@ export class PeerBeats {
         version: wireToBigint(entry.version),
         incarnation: entry.incarnation,
         by: entry.by,
+        repairing: health === "dead" && entry.repairing,
       });
     }
     if (state.view.merge(wireToBigint(beat.epoch), published) !== "unchanged") {

@@ -211,7 +211,9 @@ export class Prober {
     const { state } = this;
     const working = new Set(this.working());
     const repairing = (backend: string) =>
-      working.has(backend) || state.peers.workingOn(backend, now) !== undefined;
+      working.has(backend) ||
+      state.peers.workingOn(backend, now) !== undefined ||
+      state.view.get(backend)?.repairing === true;
     return state.backends.filter((backend) => {
       if (backend === address) return false;
       const local = state.slice.has(backend) ? state.healthOf(backend).state : undefined;

@@ -22,8 +22,8 @@ export interface RepairHooks {
   recoveryRead(): Promise<void> | undefined;
   /** Grants readiness to one incarnation; whether the backend took it. */
   grant(health: BackendHealth, filled: boolean, incarnation: string): Promise<boolean>;
-  /** Publishes the backend's state under a new epoch. */
-  publish(backend: string, reason: string): void;
+  /** Publishes the backend's state under a new epoch; `repairing` as published unless given. */
+  publish(backend: string, reason: string, repairing?: boolean): void;
   /** Beats one peer; whether it answered (after merging our view). */
   beatPeer(peer: string): Promise<boolean>;
 }
@@ -98,6 +98,7 @@ export class RepairRunner {
         this.#running = { job, startedAt: state.clock.now(), progress };
         try {
           const outcome = await this.#runJob(job, progress);
+          if (outcome === "done") this.#repaired(job);
           if (outcome === "retry" && !state.stopped) {
             await state.clock.sleep(RETRY_PAUSE_MS);
             this.#jobs.push({ ...job, attempts: job.attempts + 1 });
@@ -202,6 +203,17 @@ export class RepairRunner {
     }
     await this.#finish(job, progress, startedAt);
     return "done";
+  }
+
+  /**
+   * A dead backend's bins are on its stand-ins now: clients may read them
+   * there. Also when the log showed the repair done by a keeper that died
+   * before it could say so.
+   */
+  #repaired(job: RepairJob): void {
+    const { state } = this;
+    if (job.kind !== "repair" || state.stopped || !state.slice.has(job.backend)) return;
+    if (state.view.get(job.backend)?.repairing) this.hooks.publish(job.backend, "repaired", false);
   }
 
   /** Marks the intent done in the log, so no keeper redoes it. */

@@ -29,6 +29,12 @@ export interface PublishedState {
   incarnation: string;
   /** The keeper that set this version. */
   by: string;
+  /**
+   * Dead, and its bins not yet re-copied onto the backends standing in for
+   * it: those may lack acknowledged entries, so clients read none of its bins
+   * there until the repair is done (client-session.ts, Placement.readable).
+   */
+  repairing: boolean;
 }
 
 const COUNTER_SHIFT = 24n;
@@ -55,7 +61,8 @@ function same(a: PublishedState | undefined, b: PublishedState | undefined): boo
       a.version === b.version &&
       a.by === b.by &&
       a.state === b.state &&
-      a.incarnation === b.incarnation)
+      a.incarnation === b.incarnation &&
+      a.repairing === b.repairing)
   );
 }
 
@@ -101,14 +108,18 @@ export class SharedView {
     if (counter > this.#counterSeen) this.#counterSeen = counter;
   }
 
-  /** This keeper, as the backend's owner, publishes its state; returns the new epoch. */
-  publish(backend: string, state: HealthState, incarnation: string): bigint {
+  /**
+   * This keeper, as the backend's owner, publishes its state; returns the new
+   * epoch. Only a dead backend can be repairing.
+   */
+  publish(backend: string, state: HealthState, incarnation: string, repairing = false): bigint {
     const current = this.#backends.get(backend);
     this.#backends.set(backend, {
       state,
       incarnation,
       version: (current?.version ?? 0n) + 1n,
       by: this.self,
+      repairing: state === "dead" && repairing,
     });
     return this.#mint();
   }

@@ -97,6 +97,16 @@ describe("intent log", () => {
         30_000,
         "no work left",
       );
+      const repairing = (i: number) =>
+        w
+          .keeper(i)
+          .view()
+          .backends.find((b) => b.address === dying)?.repairing;
+      await w.until(
+        () => successors.every((i) => repairing(i) === false),
+        10_000,
+        "every successor's view shows the dead backend's repair done",
+      );
       const ring = w.keeper(successors[0]!).ring;
       for (let i = 0; i < BINS; i++) {
         for (const replica of ring.replicasFor(`bin-${i}`, (address) => address !== dying)) {

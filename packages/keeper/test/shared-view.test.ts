@@ -92,6 +92,7 @@ describe("SharedView", () => {
       version,
       incarnation: "i",
       by,
+      repairing: false,
     });
     a.merge(1n << 24n, new Map([[x, entry(3n, "k1", "dead")]]));
     a.merge(2n << 24n, new Map([[x, entry(2n, "k2", "ready")]]));

@@ -7,24 +7,31 @@ interface Publication {
   at: number;
   epoch: bigint;
   dead: readonly string[];
+  repairing: readonly string[];
 }
 
 export class FakeView implements ViewSource {
   epoch = 0n;
   #dead = new Set<string>();
+  #repairing = new Set<string>();
   /** How many times a path asked for a newer view. */
   refreshes = 0;
   readonly #publications: Publication[] = [];
 
   constructor(private readonly time: VirtualTime) {}
 
-  /** From virtual time `at` on, a refresh finds this view. */
-  publish(view: { epoch: bigint; dead?: readonly string[] }, at = 0): void {
-    this.#publications.push({ at, epoch: view.epoch, dead: view.dead ?? [] });
+  /** From virtual time `at` on, a refresh finds this view. `repairing` are dead too. */
+  publish(view: { epoch: bigint; dead?: readonly string[]; repairing?: readonly string[] }, at = 0): void {
+    const repairing = view.repairing ?? [];
+    this.#publications.push({ at, epoch: view.epoch, dead: [...(view.dead ?? []), ...repairing], repairing });
   }
 
   isDead(address: string): boolean {
     return this.#dead.has(address);
+  }
+
+  isRepairing(address: string): boolean {
+    return this.#repairing.has(address);
   }
 
   async refresh(): Promise<void> {
@@ -33,5 +40,6 @@ export class FakeView implements ViewSource {
     if (!newest || newest.epoch < this.epoch) return;
     this.epoch = newest.epoch;
     this.#dead = new Set(newest.dead);
+    this.#repairing = new Set(newest.repairing);
   }
 }

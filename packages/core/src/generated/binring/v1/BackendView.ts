@@ -5,9 +5,21 @@ import type { BackendState as _binring_v1_BackendState, BackendState__Output as 
 export interface BackendView {
   'address'?: (string);
   'state'?: (_binring_v1_BackendState);
+  /**
+   * DEAD only: its bins are still being re-copied onto the backends that stand
+   * in for it, which therefore may lack acknowledged entries and serve no reads
+   * of those bins until the repair is done
+   */
+  'repairing'?: (boolean);
 }
 
 export interface BackendView__Output {
   'address': (string);
   'state': (_binring_v1_BackendState__Output);
+  /**
+   * DEAD only: its bins are still being re-copied onto the backends that stand
+   * in for it, which therefore may lack acknowledged entries and serve no reads
+   * of those bins until the repair is done
+   */
+  'repairing': (boolean);
 }

@@ -21,6 +21,10 @@ export interface PublishedBackend {
    * the keeper that set this version
    */
   'by'?: (string);
+  /**
+   * as in BackendView
+   */
+  'repairing'?: (boolean);
 }
 
 /**
@@ -41,4 +45,8 @@ export interface PublishedBackend__Output {
    * the keeper that set this version
    */
   'by': (string);
+  /**
+   * as in BackendView
+   */
+  'repairing': (boolean);
 }
