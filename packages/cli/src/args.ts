@@ -1,13 +1,10 @@
-// Flag parsing shared by the subcommands: node:util's parseArgs, then the
-// BINRING_* environment for flags not given (flags > env > cluster file >
-// defaults), plus checks that name the bad flag and value.
+// Flag parsing shared by the subcommands: node:util's parseArgs with options
+// derived from the command's declaration (command.ts), then the BINRING_*
+// environment for flags not given, then the declared defaults (flags > env >
+// cluster file > defaults), plus checks that name the bad flag and value.
 import { type ParseArgsConfig, parseArgs as parseNodeArgs } from "node:util";
 import { CliError } from "./cli-error.js";
-
-export type FlagSpec = NonNullable<ParseArgsConfig["options"]>;
-type Parsed<T extends FlagSpec> = ReturnType<
-  typeof parseNodeArgs<{ args: string[]; options: T; strict: true; allowPositionals: true }>
->;
+import type { CommandSpec, Flags, FlagValues } from "./command.js";
 
 /** Flags whose value came from the environment, with the variable's name: errors name the variable. */
 const fromEnv = new Map<string, string>();
@@ -23,33 +20,49 @@ export function flagName(flag: string): string {
   return variable ? `${variable} (--${flag})` : `--${flag}`;
 }
 
-export function parseFlags<T extends FlagSpec>(
-  command: string,
+/** True when ARGS ask for help: `--help` or `-h` before any `--` (after it they are positionals). */
+export function asksForHelp(args: string[]): boolean {
+  const end = args.indexOf("--");
+  return (end === -1 ? args : args.slice(0, end)).some((arg) => arg === "--help" || arg === "-h");
+}
+
+export function parseFlags<T extends Flags>(
+  command: CommandSpec<T>,
   args: string[],
-  flags: T,
   env: NodeJS.ProcessEnv = process.env,
-): Parsed<T> {
-  let parsed: Parsed<T>;
+): { values: FlagValues<T>; positionals: string[] } {
+  const options: NonNullable<ParseArgsConfig["options"]> = Object.fromEntries(
+    Object.entries(command.flags).map(([flag, spec]) => [flag, { type: spec.type }]),
+  );
+  let parsed: ReturnType<typeof parseNodeArgs>;
   try {
-    parsed = parseNodeArgs({ args, options: flags, strict: true, allowPositionals: true });
+    parsed = parseNodeArgs({ args, options, strict: true, allowPositionals: true });
   } catch (error) {
-    throw new CliError(`binring ${command}: ${(error as Error).message.split("\n")[0]}`);
+    // node's own advice on unknown options is about `--`; the useful pointer is the help.
+    const unknown = /^Unknown option '([^']+)'/.exec((error as Error).message);
+    throw new CliError(
+      unknown
+        ? `binring ${command.name}: Unknown option '${unknown[1]}'; "binring ${command.name} --help" lists the options`
+        : `binring ${command.name}: ${(error as Error).message.split("\n")[0]}`,
+    );
   }
   const values = parsed.values as Record<string, string | boolean | undefined>;
-  for (const [flag, spec] of Object.entries(flags)) {
+  for (const [flag, spec] of Object.entries(command.flags)) {
     const variable = envName(flag);
     const text = env[variable];
-    if (values[flag] !== undefined || text === undefined || text === "") continue;
-    fromEnv.set(flag, variable);
-    if (spec.type === "string") {
-      values[flag] = text;
-    } else if (text === "true" || text === "1") {
-      values[flag] = true;
-    } else if (text !== "false" && text !== "0") {
-      throw new CliError(`${variable} must be true, false, 1 or 0, got ${JSON.stringify(text)}`);
+    if (values[flag] === undefined && text !== undefined && text !== "") {
+      fromEnv.set(flag, variable);
+      if (spec.type === "string") {
+        values[flag] = text;
+      } else if (text === "true" || text === "1") {
+        values[flag] = true;
+      } else if (text !== "false" && text !== "0") {
+        throw new CliError(`${variable} must be true, false, 1 or 0, got ${JSON.stringify(text)}`);
+      }
     }
+    if (values[flag] === undefined && spec.default !== undefined) values[flag] = spec.default;
   }
-  return parsed;
+  return { values: values as FlagValues<T>, positionals: parsed.positionals };
 }
 
 /** A host:port address; port 0 is allowed where binding picks one. */
@@ -61,8 +74,7 @@ export function parseAddress(flag: string, value: string): string {
   return value;
 }
 
-export function parsePositiveInt(flag: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
+export function parsePositiveInt(flag: string, value: string): number {
   const parsed = Number(value);
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(parsed) || parsed < 1) {
     throw new CliError(`${flagName(flag)} must be a positive integer, got ${JSON.stringify(value)}`);
@@ -71,8 +83,7 @@ export function parsePositiveInt(flag: string, value: string | undefined, fallba
 }
 
 /** A whole number, 0 included (0 usually turns the feature off). */
-export function parseNonNegativeInt(flag: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
+export function parseNonNegativeInt(flag: string, value: string): number {
   const parsed = Number(value);
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(parsed)) {
     throw new CliError(`${flagName(flag)} must be a whole number (0 or more), got ${JSON.stringify(value)}`);
@@ -89,12 +100,19 @@ export function requireFlag(command: string, flag: string, value: string | undef
 const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** A duration such as "500ms", "60s", "10m" or "1h" (a bare number is seconds), in milliseconds. */
-export function parseDuration(flag: string, value: string | undefined, fallbackMs: number): number {
-  if (value === undefined) return fallbackMs;
+export function parseDuration(flag: string, value: string): number {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value);
   const ms = match ? Number(match[1]) * DURATION_UNITS_MS[match[2] ?? "s"]! : Number.NaN;
   if (!match || !Number.isFinite(ms) || ms < 1) {
-    throw new CliError(`--${flag} must be a duration like 500ms, 60s or 10m, got ${JSON.stringify(value)}`);
+    throw new CliError(
+      `${flagName(flag)} must be a duration like 500ms, 60s or 10m, got ${JSON.stringify(value)}`,
+    );
   }
   return Math.round(ms);
+}
+
+/** The shortest text parseDuration reads back as MS: 86400000 is "24h". */
+export function formatDuration(ms: number): string {
+  const unit = ["h", "m", "s"].find((name) => ms % DURATION_UNITS_MS[name]! === 0);
+  return unit ? `${ms / DURATION_UNITS_MS[unit]!}${unit}` : `${ms}ms`;
 }

@@ -36,9 +36,12 @@ describe("data commands", () => {
 
 describe("bad input", () => {
   it.each([
-    [["get", "--bin", "alice"], /^usage: binring get --config binring.json --bin NAME KEY/],
+    [["get", "--bin", "alice"], /^usage: binring get --bin NAME \[options\] KEY\n$/],
     [["get", "greeting"], /--bin is required/],
-    [["set", "--bin", "a", "k", "v", "--colour", "red"], /Unknown option '--colour'/],
+    [
+      ["set", "--bin", "a", "k", "v", "--colour", "red"],
+      /Unknown option '--colour'; "binring set --help" lists/,
+    ],
     [["clock", "--bin", "a", "-5"], /./],
     [["clock", "--bin", "a", "soon"], /AT_LEAST must be a non-negative integer, got "soon"/],
     [["frobnicate"], /unknown command "frobnicate"/],

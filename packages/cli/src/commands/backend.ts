@@ -2,6 +2,7 @@
 import { DEFAULT_TOMBSTONE_TTL_MS, startBackend } from "@binring/backend";
 import {
   flagName,
+  formatDuration,
   parseAddress,
   parseDuration,
   parseFlags,
@@ -9,12 +10,69 @@ import {
   parsePositiveInt,
 } from "../args.js";
 import { CliError } from "../cli-error.js";
+import { defineCommand } from "../command.js";
 import { createLogger } from "../logger.js";
 import { onShutdown } from "../shutdown.js";
 
-export const BACKEND_USAGE = `binring backend --listen HOST:PORT (--redis URL | --store memory) [--ready]
-    [--max-key-bytes N] [--max-value-bytes N] [--key-prefix P] [--read-cache-mb 64] [--tombstone-ttl 24h]
-    [--appendfsync always|everysec]`;
+export const BACKEND = defineCommand({
+  name: "backend",
+  summary: "run one backend (a gRPC server over its own Redis, or memory) until SIGTERM or SIGINT",
+  synopsis: "(--redis URL | --store memory) [options]",
+  flags: {
+    listen: {
+      type: "string",
+      value: "HOST:PORT",
+      default: "127.0.0.1:0",
+      description: "address to serve gRPC on; port 0 picks a free one and logs it",
+    },
+    redis: { type: "string", value: "URL", description: "the backend's own Redis, a redis:// URL" },
+    store: {
+      type: "string",
+      value: "redis|memory",
+      derivedDefault: "redis when --redis is given",
+      description: "storage engine (memory keeps nothing on restart)",
+    },
+    ready: {
+      type: "boolean",
+      description: "serve reads at once (a standalone backend, or a fresh cluster's first start)",
+    },
+    "key-prefix": {
+      type: "string",
+      value: "P",
+      description: "prefix of every Redis key this backend writes",
+    },
+    "max-key-bytes": {
+      type: "string",
+      value: "N",
+      default: "4096",
+      description: "longest key or bin name, in UTF-8 bytes (at most 65536)",
+    },
+    "max-value-bytes": {
+      type: "string",
+      value: "N",
+      default: "1048576",
+      description: "longest value, in UTF-8 bytes (at most 8 MiB)",
+    },
+    "read-cache-mb": {
+      type: "string",
+      value: "N",
+      default: "64",
+      description: "MiB of string values answered from memory; 0 turns the cache off",
+    },
+    "tombstone-ttl": {
+      type: "string",
+      value: "DURATION",
+      default: formatDuration(DEFAULT_TOMBSTONE_TTL_MS),
+      description: "how long a deleted key's or removed value's tombstone is kept",
+    },
+    appendfsync: {
+      type: "string",
+      value: "always|everysec",
+      description: "Redis's fsync policy, set on every connection; without it Redis's own setting stands",
+    },
+  },
+  example: "binring backend --listen 127.0.0.1:7100 --redis redis://127.0.0.1:6379",
+});
 
 /** --appendfsync: Redis's fsync policy, set by the backend on every connection. */
 function appendfsync(value: string | undefined): "always" | "everysec" | undefined {
@@ -22,26 +80,9 @@ function appendfsync(value: string | undefined): "always" | "everysec" | undefin
   throw new CliError(`${flagName("appendfsync")} must be always or everysec, got ${JSON.stringify(value)}`);
 }
 
-/** --read-cache-mb in bytes; undefined leaves the engine's default. */
-function readCacheBytes(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  return parseNonNegativeInt("read-cache-mb", value, 0) * 1024 * 1024;
-}
-
 export async function backendCommand(args: string[]): Promise<void> {
-  const { values } = parseFlags("backend", args, {
-    listen: { type: "string" },
-    redis: { type: "string" },
-    store: { type: "string" },
-    ready: { type: "boolean" },
-    "key-prefix": { type: "string" },
-    "max-key-bytes": { type: "string" },
-    "max-value-bytes": { type: "string" },
-    "read-cache-mb": { type: "string" },
-    "tombstone-ttl": { type: "string" },
-    appendfsync: { type: "string" },
-  });
-  const listen = parseAddress("listen", values.listen ?? "127.0.0.1:0");
+  const { values } = parseFlags(BACKEND, args);
+  const listen = parseAddress("listen", values.listen);
   const storeKind = values.store ?? (values.redis ? "redis" : undefined);
   if (storeKind !== "redis" && storeKind !== "memory") {
     throw new CliError(
@@ -61,14 +102,14 @@ export async function backendCommand(args: string[]): Promise<void> {
             engine: "redis",
             url: values.redis!,
             keyPrefix: values["key-prefix"],
-            readCacheBytes: readCacheBytes(values["read-cache-mb"]),
+            readCacheBytes: parseNonNegativeInt("read-cache-mb", values["read-cache-mb"]) * 1024 * 1024,
             appendfsync: appendfsync(values.appendfsync),
           },
     ready: values.ready,
-    tombstoneTtlMs: parseDuration("tombstone-ttl", values["tombstone-ttl"], DEFAULT_TOMBSTONE_TTL_MS),
+    tombstoneTtlMs: parseDuration("tombstone-ttl", values["tombstone-ttl"]),
     limits: {
-      maxKeyBytes: parsePositiveInt("max-key-bytes", values["max-key-bytes"], 4096),
-      maxValueBytes: parsePositiveInt("max-value-bytes", values["max-value-bytes"], 1024 * 1024),
+      maxKeyBytes: parsePositiveInt("max-key-bytes", values["max-key-bytes"]),
+      maxValueBytes: parsePositiveInt("max-value-bytes", values["max-value-bytes"]),
     },
     logger,
   });

@@ -15,10 +15,8 @@ import {
 } from "@binring/load";
 import { parseDuration, parseFlags, parsePositiveInt } from "../args.js";
 import { CliError } from "../cli-error.js";
+import { defineCommand } from "../command.js";
 import { textTable } from "../text-table.js";
-
-export const BENCH_USAGE = `binring bench [--config binring.json] [--workloads set,get,list-append,mixed]
-    [--concurrency 1,64] [--duration 10s] [--warmup 2s] [--bin-prefix binring-bench/] [--json]`;
 
 /** The workloads by their CLI names (the data commands' spelling). */
 const WORKLOAD_NAMES: Record<string, WorkloadName> = {
@@ -31,41 +29,69 @@ const WORKLOAD_NAMES: Record<string, WorkloadName> = {
 /** No more workers than this per cell: one process's event loop is the limit well before. */
 const MAX_CONCURRENCY = 4096;
 
+export const BENCH = defineCommand({
+  name: "bench",
+  summary: "measure the cluster: ops/s and p50/p99/p99.9 latency per workload and concurrency",
+  synopsis: "[options]",
+  flags: {
+    config: { type: "string", value: "FILE", default: "binring.json", description: "the cluster file" },
+    workloads: {
+      type: "string",
+      value: "LIST",
+      default: Object.keys(WORKLOAD_NAMES).join(","),
+      description: "comma-separated workloads to run",
+    },
+    concurrency: {
+      type: "string",
+      value: "LIST",
+      default: "1,64",
+      description: `comma-separated numbers of operations in flight (each at most ${MAX_CONCURRENCY})`,
+    },
+    duration: { type: "string", value: "DURATION", default: "10s", description: "measured time per cell" },
+    warmup: {
+      type: "string",
+      value: "DURATION",
+      default: "2s",
+      description: "unmeasured time before each cell",
+    },
+    "bin-prefix": {
+      type: "string",
+      value: "P",
+      default: "binring-bench/",
+      description: "the bins written are P + bin0 ... bin999 (left in place)",
+    },
+    json: { type: "boolean", description: "print the numbers as JSON instead of a table" },
+  },
+  example: "binring bench --workloads set,get --concurrency 16 --duration 10s --json",
+});
+
 interface Cell extends Measurement {
   workload: string;
   concurrency: number;
 }
 
 export async function benchCommand(args: string[]): Promise<void> {
-  const { values, positionals } = parseFlags("bench", args, {
-    config: { type: "string" },
-    workloads: { type: "string" },
-    concurrency: { type: "string" },
-    duration: { type: "string" },
-    warmup: { type: "string" },
-    "bin-prefix": { type: "string" },
-    json: { type: "boolean" },
-  });
+  const { values, positionals } = parseFlags(BENCH, args);
   if (positionals.length > 0)
     throw new CliError(`binring bench: unexpected argument ${JSON.stringify(positionals[0])}`);
-  const workloads = parseList("workloads", values.workloads ?? "set,get,list-append,mixed", (name) => {
+  const workloads = parseList("workloads", values.workloads, (name) => {
     if (!(name in WORKLOAD_NAMES))
       throw new CliError(
         `--workloads: unknown workload ${JSON.stringify(name)}; choose from ${Object.keys(WORKLOAD_NAMES).join(", ")}`,
       );
     return name;
   });
-  const concurrencies = parseList("concurrency", values.concurrency ?? "1,64", (text) => {
-    const n = parsePositiveInt("concurrency", text, 1);
+  const concurrencies = parseList("concurrency", values.concurrency, (text) => {
+    const n = parsePositiveInt("concurrency", text);
     if (n > MAX_CONCURRENCY)
       throw new CliError(`--concurrency must be at most ${MAX_CONCURRENCY}, got ${JSON.stringify(text)}`);
     return n;
   });
-  const durationMs = parseDuration("duration", values.duration, 10_000);
-  const warmupMs = parseDuration("warmup", values.warmup, 2000);
-  const prefix = values["bin-prefix"] ?? "binring-bench/";
+  const durationMs = parseDuration("duration", values.duration);
+  const warmupMs = parseDuration("warmup", values.warmup);
+  const prefix = values["bin-prefix"];
 
-  const client = await BinClient.fromConfig(values.config ?? "binring.json");
+  const client = await BinClient.fromConfig(values.config);
   try {
     const target = binLoadTarget(client, prefix);
     const cells = workloads.length * concurrencies.length;

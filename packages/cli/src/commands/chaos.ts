@@ -14,36 +14,91 @@ import { parseDuration, parseFlags, parsePositiveInt } from "../args.js";
 import { CliError } from "../cli-error.js";
 import { CLI_MAIN } from "../cli-main.js";
 import { readClusterFile } from "../cluster-file.js";
+import { defineCommand } from "../command.js";
 import { createLogger } from "../logger.js";
 import { verifyRun } from "../verify-run.js";
 
-export const CHAOS_USAGE = `binring chaos (--local [--backends 6] [--keepers 3] [--dir DIR] | --config binring.json)
-    [--duration 60s] [--fault-every 5s] [--seed N] [--clients 16] [--out DIR] [--fuzz]`;
+/** The cluster --local starts unless told: the flags' defaults, applied only with --local. */
+const LOCAL_BACKENDS = 6;
+const LOCAL_KEEPERS = 3;
+
+export const CHAOS = defineCommand({
+  name: "chaos",
+  summary: "inject faults under a recorded workload, then check the history for lost writes and stale reads",
+  synopsis: "(--local | --config FILE) [options]",
+  flags: {
+    local: { type: "boolean", description: "start and own a cluster, and inject faults into it" },
+    config: {
+      type: "string",
+      value: "FILE",
+      derivedDefault: "binring.json, or DIR/binring.json with --local",
+      description: "the cluster to attach to; with --local, where its cluster file goes",
+    },
+    backends: {
+      type: "string",
+      value: "N",
+      derivedDefault: String(LOCAL_BACKENDS),
+      description: "with --local: backends to start, at least 3",
+    },
+    keepers: {
+      type: "string",
+      value: "N",
+      derivedDefault: String(LOCAL_KEEPERS),
+      description: "with --local: keepers to start, at least 1",
+    },
+    dir: {
+      type: "string",
+      value: "DIR",
+      derivedDefault: "OUT/cluster",
+      description: "with --local: where the cluster's data and logs go",
+    },
+    duration: {
+      type: "string",
+      value: "DURATION",
+      default: "60s",
+      description: "how long the workload runs",
+    },
+    "fault-every": {
+      type: "string",
+      value: "DURATION",
+      default: "5s",
+      description: "with --local: time between injected faults",
+    },
+    seed: {
+      type: "string",
+      value: "N",
+      derivedDefault: "from the clock",
+      description: "seed of the random choices; the same seed replays them",
+    },
+    clients: {
+      type: "string",
+      value: "N",
+      default: "16",
+      description: "concurrent clients, each its own BinClient",
+    },
+    out: {
+      type: "string",
+      value: "DIR",
+      derivedDefault: ".binring/chaos/run-SEED",
+      description: "where history.jsonl, summary.md and timeline.svg go",
+    },
+    fuzz: { type: "boolean", description: "also send random and boundary values beside the workload" },
+  },
+  example: "binring chaos --local --duration 60s --seed 1",
+});
 
 export async function chaosCommand(args: string[]): Promise<void> {
-  const { values } = parseFlags("chaos", args, {
-    local: { type: "boolean" },
-    config: { type: "string" },
-    backends: { type: "string" },
-    keepers: { type: "string" },
-    dir: { type: "string" },
-    duration: { type: "string" },
-    "fault-every": { type: "string" },
-    seed: { type: "string" },
-    clients: { type: "string" },
-    out: { type: "string" },
-    fuzz: { type: "boolean" },
-  });
+  const { values } = parseFlags(CHAOS, args);
   const local = values.local === true;
   if (!local && (values.backends || values.keepers || values.dir)) {
     throw new CliError(
       "binring chaos: --backends, --keepers and --dir need --local (a cluster chaos starts itself)",
     );
   }
-  const durationMs = parseDuration("duration", values.duration, 60_000);
-  const faultEveryMs = parseDuration("fault-every", values["fault-every"], 5000);
+  const durationMs = parseDuration("duration", values.duration);
+  const faultEveryMs = parseDuration("fault-every", values["fault-every"]);
   const seed = values.seed === undefined ? Date.now() % 1_000_000 : parseSeed(values.seed);
-  const clients = parsePositiveInt("clients", values.clients, 16);
+  const clients = parsePositiveInt("clients", values.clients);
   const out = resolve(values.out ?? join(".binring", "chaos", `run-${seed}`));
   // The sabotage switch is read here only, and honoured only on a cluster this command started.
   const sabotageText = process.env.BINRING_SABOTAGE || undefined;
@@ -66,8 +121,9 @@ export async function chaosCommand(args: string[]): Promise<void> {
   let backends: string[];
   let keepers: string[];
   if (local) {
-    const keeperCount = values.keepers === "0" ? 0 : parsePositiveInt("keepers", values.keepers, 3);
-    const backendCount = parsePositiveInt("backends", values.backends, 6);
+    const keeperCount =
+      values.keepers === "0" ? 0 : parsePositiveInt("keepers", values.keepers ?? String(LOCAL_KEEPERS));
+    const backendCount = parsePositiveInt("backends", values.backends ?? String(LOCAL_BACKENDS));
     if (backendCount < 3)
       throw new CliError(`--backends must be at least 3 (a bin has three copies), got ${backendCount}`);
     if (keeperCount === 0)

@@ -2,24 +2,44 @@
 // address templates, so a StatefulSet's replica count is the only number an
 // operator changes (deploy/k8s/scale.sh runs this with the overlay's counts).
 import { parseClusterConfig } from "@binring/core";
-import { flagName, parseFlags, parsePositiveInt, requireFlag } from "../args.js";
+import { flagName, parseFlags, parseNonNegativeInt, parsePositiveInt, requireFlag } from "../args.js";
 import { CliError } from "../cli-error.js";
+import { defineCommand } from "../command.js";
 
-export const CLUSTER_FILE_USAGE = `binring cluster-file --backends N [--keepers M] [--zones A,B,C]
-    [--backend-address 'backend-{i}.backend:7000'] [--keeper-address 'keeper-{i}.keeper:7600']`;
+export const CLUSTER_FILE = defineCommand({
+  name: "cluster-file",
+  summary: "print a cluster file for StatefulSets of backends and keepers (deploy/k8s/scale.sh runs it)",
+  synopsis: "--backends N [options]",
+  flags: {
+    backends: { type: "string", value: "N", description: "backends (per zone with --zones); required" },
+    keepers: { type: "string", value: "M", default: "0", description: "keepers" },
+    zones: {
+      type: "string",
+      value: "A,B,C",
+      description: "zone names (a-z, 0-9, -): --backends backends in each, a bin's copies in different zones",
+    },
+    "backend-address": {
+      type: "string",
+      value: "TEMPLATE",
+      default: "backend-{i}.backend:7000",
+      description: "backend i's address; {zone} stands for its zone",
+    },
+    "keeper-address": {
+      type: "string",
+      value: "TEMPLATE",
+      default: "keeper-{i}.keeper:7600",
+      description: "keeper i's address",
+    },
+  },
+  example: "binring cluster-file --backends 6 --keepers 3 > binring.json",
+});
 
 export async function clusterFileCommand(args: string[]): Promise<void> {
-  const { values } = parseFlags("cluster-file", args, {
-    backends: { type: "string" },
-    keepers: { type: "string" },
-    zones: { type: "string" },
-    "backend-address": { type: "string" },
-    "keeper-address": { type: "string" },
-  });
-  const backends = parsePositiveInt("backends", requireFlag("cluster-file", "backends", values.backends), 1);
-  const keepers = values.keepers === "0" ? 0 : parsePositiveInt("keepers", values.keepers, 0);
-  const backendTemplate = values["backend-address"] ?? "backend-{i}.backend:7000";
-  const keeperTemplate = values["keeper-address"] ?? "keeper-{i}.keeper:7600";
+  const { values } = parseFlags(CLUSTER_FILE, args);
+  const backends = parsePositiveInt("backends", requireFlag("cluster-file", "backends", values.backends));
+  const keepers = parseNonNegativeInt("keepers", values.keepers);
+  const backendTemplate = values["backend-address"];
+  const keeperTemplate = values["keeper-address"];
   const zones = values.zones?.split(",") ?? [];
   if (zones.some((zone) => !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(zone))) {
     throw new CliError(

@@ -4,40 +4,68 @@
 // runs until Ctrl-C.
 import { join, resolve } from "node:path";
 import { type Appendfsync, LocalCluster } from "@binring/launcher";
-import { flagName, parseFlags, parsePositiveInt } from "../args.js";
+import { flagName, parseFlags, parseNonNegativeInt, parsePositiveInt } from "../args.js";
 import { CliError } from "../cli-error.js";
 import { CLI_MAIN } from "../cli-main.js";
+import { defineCommand } from "../command.js";
 import { createLogger } from "../logger.js";
 import { onShutdown } from "../shutdown.js";
 
-export const DEV_USAGE = `binring dev [--backends 6] [--keepers 3] [--dir .binring] [--config binring.json] [--port-base 7100 | 0]
-    [--appendfsync everysec | always]`;
+const FLAGS = {
+  backends: { type: "string", value: "N", default: "6", description: "backends to start (at most 64)" },
+  keepers: {
+    type: "string",
+    value: "N",
+    default: "3",
+    description: "keepers to start (at most 10); 0 runs without self-healing",
+  },
+  dir: { type: "string", value: "DIR", default: ".binring", description: "where data and logs go" },
+  config: {
+    type: "string",
+    value: "FILE",
+    default: "binring.json",
+    description: "the cluster file it writes",
+  },
+  "port-base": {
+    type: "string",
+    value: "PORT",
+    default: "7100",
+    description: "first port (backends from it, keepers from PORT+500); 0 picks free ports",
+  },
+  appendfsync: {
+    type: "string",
+    value: "always|everysec",
+    default: "everysec",
+    description: "how each Redis syncs its append-only file; always survives a power loss",
+  },
+} as const;
+
+export const DEV = defineCommand({
+  name: "dev",
+  // The benchmark reads the default keeper count from this line of `binring --help` (test/src/bench/settings.ts).
+  summary: `run a local cluster until Ctrl-C (--backends ${FLAGS.backends.default} --keepers ${FLAGS.keepers.default}, a redis-server each); writes the cluster file`,
+  synopsis: "[options]",
+  flags: FLAGS,
+  example: "binring dev --backends 3 --keepers 3 --port-base 0",
+});
 
 /** --appendfsync: how each Redis syncs its append-only file; "always" survives power loss. */
-function parseAppendfsync(value: string | undefined): Appendfsync {
-  if (value === undefined) return "everysec";
+function parseAppendfsync(value: string): Appendfsync {
   if (value === "always" || value === "everysec") return value;
   throw new CliError(`${flagName("appendfsync")} must be always or everysec, got ${JSON.stringify(value)}`);
 }
 
 export async function devCommand(args: string[]): Promise<void> {
-  const { values } = parseFlags("dev", args, {
-    backends: { type: "string" },
-    keepers: { type: "string" },
-    dir: { type: "string" },
-    config: { type: "string" },
-    "port-base": { type: "string" },
-    appendfsync: { type: "string" },
-  });
-  const backendCount = parsePositiveInt("backends", values.backends, 6);
+  const { values } = parseFlags(DEV, args);
+  const backendCount = parsePositiveInt("backends", values.backends);
   if (backendCount > 64)
     throw new CliError(`--backends must be at most 64 on one machine, got ${backendCount}`);
-  const keeperCount = values.keepers === "0" ? 0 : parsePositiveInt("keepers", values.keepers, 3);
+  const keeperCount = parseNonNegativeInt("keepers", values.keepers);
   if (keeperCount > 10) throw new CliError(`--keepers must be at most 10, got ${keeperCount}`);
-  const portBase = values["port-base"] === "0" ? 0 : parsePositiveInt("port-base", values["port-base"], 7100);
+  const portBase = parseNonNegativeInt("port-base", values["port-base"]);
   const appendfsync = parseAppendfsync(values.appendfsync);
-  const dir = resolve(values.dir ?? ".binring");
-  const configPath = resolve(values.config ?? "binring.json");
+  const dir = resolve(values.dir);
+  const configPath = resolve(values.config);
   const logger = createLogger("dev");
   const cluster = await LocalCluster.start({
     cli: CLI_MAIN,

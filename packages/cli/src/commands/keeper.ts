@@ -4,39 +4,58 @@ import { DEFAULT_KEEPER_TIMING as DEFAULTS, type KeeperTiming, startKeeper } fro
 import { flagName, parseAddress, parseFlags, parsePositiveInt, requireFlag } from "../args.js";
 import { CliError } from "../cli-error.js";
 import { readClusterFile } from "../cluster-file.js";
+import { defineCommand, type FlagSpec } from "../command.js";
 import { createLogger } from "../logger.js";
 import { onShutdown } from "../shutdown.js";
 
-/** Each timing flag and the setting it sets; defaults come from the keeper itself. */
+/** Each timing flag, the setting it sets and what it means; defaults come from the keeper itself. */
 const TIMING_FLAGS = {
-  "heartbeat-ms": "heartbeatIntervalMs",
-  misses: "missesToDead",
-  "lease-ms": "leaseMs",
-  "probe-timeout-ms": "probeTimeoutMs",
-  "clock-sync-ms": "clockSyncIntervalMs",
-  "copy-batch": "copyBatchSize",
-} as const satisfies Record<string, keyof KeeperTiming>;
+  "heartbeat-ms": ["heartbeatIntervalMs", "interval of probes to backends and beats to other keepers"],
+  misses: ["missesToDead", "missed heartbeats before a backend or keeper is declared dead"],
+  "lease-ms": ["leaseMs", "how long a backend's readiness lease lasts; below misses × heartbeat-ms"],
+  "probe-timeout-ms": ["probeTimeoutMs", "deadline of one probe"],
+  "clock-sync-ms": ["clockSyncIntervalMs", "interval of clock convergence between backends"],
+  "copy-batch": ["copyBatchSize", "entries per batch when a repair or rebalance copies"],
+} as const satisfies Record<string, readonly [keyof KeeperTiming, string]>;
 
-export const KEEPER_USAGE = `binring keeper --config binring.json (--index I | --index-from-hostname) [--listen HOST:PORT] [--http HOST:PORT]
-    ${Object.entries(TIMING_FLAGS)
-      .map(([flag, setting]) => `[--${flag} ${DEFAULTS[setting]}]`)
-      .join(" ")}`;
+const timingFlags = Object.fromEntries(
+  Object.entries(TIMING_FLAGS).map(([flag, [setting, description]]) => [
+    flag,
+    { type: "string", value: "N", default: String(DEFAULTS[setting]), description },
+  ]),
+) as Record<keyof typeof TIMING_FLAGS, FlagSpec & { type: "string"; default: string }>;
+
+export const KEEPER = defineCommand({
+  name: "keeper",
+  summary: "run keeper number --index of the cluster file (watches, repairs and rebalances backends)",
+  synopsis: "(--index I | --index-from-hostname) [options]",
+  flags: {
+    config: { type: "string", value: "FILE", default: "binring.json", description: "the cluster file" },
+    index: { type: "string", value: "I", description: "which keeper of the cluster file this is, from 0" },
+    "index-from-hostname": {
+      type: "boolean",
+      description: "take the index from a hostname ending in -N (a StatefulSet pod)",
+    },
+    listen: {
+      type: "string",
+      value: "HOST:PORT",
+      derivedDefault: "its entry in the cluster file",
+      description: "address to serve gRPC on",
+    },
+    http: {
+      type: "string",
+      value: "HOST:PORT",
+      derivedDefault: "the --listen host, a free port",
+      description: "address to serve HTTP /status and /health on",
+    },
+    ...timingFlags,
+  },
+  example: "binring keeper --config binring.json --index 0 --http 127.0.0.1:8100",
+});
 
 export async function keeperCommand(args: string[]): Promise<void> {
-  const { values } = parseFlags("keeper", args, {
-    config: { type: "string" },
-    index: { type: "string" },
-    "index-from-hostname": { type: "boolean" },
-    listen: { type: "string" },
-    http: { type: "string" },
-    "heartbeat-ms": { type: "string" },
-    misses: { type: "string" },
-    "lease-ms": { type: "string" },
-    "probe-timeout-ms": { type: "string" },
-    "clock-sync-ms": { type: "string" },
-    "copy-batch": { type: "string" },
-  });
-  const configPath = values.config ?? "binring.json";
+  const { values } = parseFlags(KEEPER, args);
+  const configPath = values.config;
   const config = readClusterFile(configPath);
   const indexText = values["index-from-hostname"]
     ? indexFromHostname(values.index)
@@ -55,9 +74,9 @@ export async function keeperCommand(args: string[]): Promise<void> {
   const httpListen = parseAddress("http", values.http ?? `${host}:0`);
   const logger = createLogger("keeper").child({ keeper: index });
   const timing = Object.fromEntries(
-    Object.entries(TIMING_FLAGS).map(([flag, setting]) => [
+    Object.entries(TIMING_FLAGS).map(([flag, [setting]]) => [
       setting,
-      parsePositiveInt(flag, values[flag as keyof typeof TIMING_FLAGS], DEFAULTS[setting]),
+      parsePositiveInt(flag, values[flag as keyof typeof TIMING_FLAGS]),
     ]),
   ) as unknown as KeeperTiming;
   let running: Awaited<ReturnType<typeof startKeeper>>;

@@ -1,32 +1,43 @@
 // `binring status`: asks the keepers for the cluster's state and prints it as tables: every
 // keeper (alive or not, its slice, its work in hand), then every backend.
-
 import { fetchKeeperStatus, type KeeperStatus } from "@binring/client";
 import type * as grpc from "@grpc/grpc-js";
 import { parseFlags } from "../args.js";
 import { CliError } from "../cli-error.js";
 import { readClusterFile } from "../cluster-file.js";
+import { defineCommand } from "../command.js";
 import { textTable } from "../text-table.js";
 
-export const STATUS_USAGE = "binring status --config binring.json [--json]";
+export const STATUS = defineCommand({
+  name: "status",
+  summary: "print every keeper and backend (state, owner, clock, key counts) and the repairs in progress",
+  synopsis: "[options]",
+  flags: {
+    config: { type: "string", value: "FILE", default: "binring.json", description: "the cluster file" },
+    json: { type: "boolean", description: "print the status as JSON" },
+  },
+  example: "binring status --config binring.json",
+});
 
-export async function statusCommand(args: string[]): Promise<void> {
-  const { values } = parseFlags("status", args, { config: { type: "string" }, json: { type: "boolean" } });
-  const config = readClusterFile(values.config ?? "binring.json");
-  if (config.keepers.length === 0) throw new CliError("status needs keepers: the cluster file lists none");
+/** The status from the first keeper that answers. */
+async function fetchStatus(keepers: string[]): Promise<KeeperStatus> {
   const failures: string[] = [];
-  for (const keeper of config.keepers) {
-    let status: KeeperStatus;
+  for (const keeper of keepers) {
     try {
-      status = await fetchKeeperStatus(keeper);
+      return await fetchKeeperStatus(keeper);
     } catch (error) {
       failures.push(`${keeper}: ${(error as grpc.ServiceError).details ?? (error as Error).message}`);
-      continue;
     }
-    process.stdout.write(`${values.json ? JSON.stringify(status) : render(status)}\n`);
-    return;
   }
   throw new CliError(`no keeper answered (${failures.join("; ")})`, 1);
+}
+
+export async function statusCommand(args: string[]): Promise<void> {
+  const { values } = parseFlags(STATUS, args);
+  const config = readClusterFile(values.config);
+  if (config.keepers.length === 0) throw new CliError("status needs keepers: the cluster file lists none");
+  const show = (status: KeeperStatus) => (values.json ? JSON.stringify(status) : render(status));
+  process.stdout.write(`${show(await fetchStatus(config.keepers))}\n`);
 }
 
 function render(status: KeeperStatus): string {

@@ -15,11 +15,27 @@ import {
 } from "@binring/verify";
 import { parseFlags, parsePositiveInt } from "../args.js";
 import { CliError } from "../cli-error.js";
+import { defineCommand } from "../command.js";
+import { usageLine } from "../help.js";
 
-export const VERIFY_USAGE = "binring verify HISTORY [--report DIR] [--json] [--budget-ms N]";
+export const VERIFY = defineCommand({
+  name: "verify",
+  summary: "check a recorded history (history.jsonl) for lost writes, stale reads, list order and clocks",
+  synopsis: "HISTORY [options]",
+  flags: {
+    report: { type: "string", value: "DIR", description: "also write DIR/summary.md and DIR/timeline.svg" },
+    json: { type: "boolean", description: "print the verdicts as JSON" },
+    "budget-ms": {
+      type: "string",
+      value: "N",
+      default: "60000",
+      description: "time allowed for the linearizability search; exit 3 when it runs out",
+    },
+  },
+  example: "binring verify .binring/chaos/run-1/history.jsonl --report report/",
+});
 
 const EXIT_CODES = { pass: 0, fail: 1, unknown: 3 } as const;
-const DEFAULT_BUDGET_MS = 60_000;
 
 async function loadHistory(path: string): Promise<History> {
   try {
@@ -31,14 +47,10 @@ async function loadHistory(path: string): Promise<History> {
 }
 
 export async function verifyCommand(args: string[]): Promise<void> {
-  const { values, positionals } = parseFlags("verify", args, {
-    report: { type: "string" },
-    json: { type: "boolean" },
-    "budget-ms": { type: "string" },
-  });
-  if (positionals.length !== 1) throw new CliError(`usage: ${VERIFY_USAGE}`);
+  const { values, positionals } = parseFlags(VERIFY, args);
+  if (positionals.length !== 1) throw new CliError(`usage: ${usageLine(VERIFY)}`);
   const path = positionals[0]!;
-  const budgetMs = parsePositiveInt("budget-ms", values["budget-ms"], DEFAULT_BUDGET_MS);
+  const budgetMs = parsePositiveInt("budget-ms", values["budget-ms"]);
   // Progress goes to a terminal only, so that piped output stays exactly the verdicts.
   const progress = process.stderr.isTTY
     ? (message: string) => process.stderr.write(`verify: ${message}...\n`)

@@ -1,0 +1,131 @@
+// Every subcommand explains itself: `binring NAME --help` exits 0 and names
+// every flag the parser accepts, with a usage line and an example. The
+// commands are enumerated from the declaration main.ts dispatches on, so a
+// new subcommand is covered without touching this file.
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { asksForHelp, formatDuration, parseDuration } from "../src/args.js";
+import { defineCommand } from "../src/command.js";
+import { COMMANDS } from "../src/commands.js";
+import { renderCommandHelp, renderOverview } from "../src/help.js";
+
+const CLI_MAIN = fileURLToPath(new URL("../dist/main.js", import.meta.url));
+
+function binring(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI_MAIN, ...args], { timeout: 30_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr });
+    });
+  });
+}
+
+describe.each(COMMANDS.map((command) => [command.name, command] as const))("binring %s", (name, command) => {
+  it.each(["--help", "-h"])("%s prints usage, every flag and an example on stdout, exit 0", async (flag) => {
+    const result = await binring([name, flag]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toMatch(new RegExp(`^usage: binring ${name}\\b`));
+    for (const declared of Object.keys(command.flags)) expect(result.stdout).toContain(`--${declared}`);
+    expect(result.stdout).toMatch(new RegExp(`^example:\\n {2}binring ${name}\\b.*$`, "m"));
+  });
+
+  it("mentions only flags it declares, in its synopsis, summary and example", () => {
+    const mentioned =
+      `${command.synopsis} ${command.summary} ${command.example}`.match(/--[a-z][a-z-]*/g) ?? [];
+    for (const flag of mentioned) expect(Object.keys(command.flags)).toContain(flag.slice(2));
+  });
+});
+
+describe("binring --help", () => {
+  it("lists every subcommand, one line each, whichever way it is asked", async () => {
+    for (const args of [["--help"], ["-h"], ["help"], []]) {
+      const result = await binring(args);
+      expect(result.code).toBe(0);
+      for (const command of COMMANDS) {
+        expect(result.stdout).toMatch(new RegExp(`^ {2}binring ${command.name} +\\S`, "m"));
+      }
+    }
+  });
+
+  it("takes `binring help NAME` for `binring NAME --help`, and refuses an unknown name", async () => {
+    expect((await binring(["help", "set"])).stdout).toBe((await binring(["set", "--help"])).stdout);
+    const unknown = await binring(["help", "frobnicate"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe('binring: unknown command "frobnicate"; run "binring help"\n');
+  });
+
+  it("wins over other flags and bad values, but not after --", async () => {
+    expect((await binring(["set", "--bin", "a", "--colour", "red", "--help"])).code).toBe(0);
+    const positional = await binring([
+      "set",
+      "--config",
+      "/nonexistent.json",
+      "--bin",
+      "a",
+      "--",
+      "k",
+      "--help",
+    ]);
+    expect(positional.code).not.toBe(0);
+    expect(positional.stderr).toMatch(/cannot read cluster file \/nonexistent.json/);
+  });
+});
+
+describe("help rendering", () => {
+  const spec = defineCommand({
+    name: "demo",
+    summary: "does a demo",
+    synopsis: "--name N [options] FILE",
+    flags: {
+      name: { type: "string", value: "N", description: "who" },
+      "wait-for": { type: "string", value: "DURATION", default: "2s", description: "how long" },
+      near: { type: "string", derivedDefault: "the first one", description: "which" },
+      quiet: { type: "boolean", description: "say less" },
+    },
+    example: "binring demo --name x file.txt",
+  });
+
+  it("aligns the flags and shows each default", () => {
+    expect(renderCommandHelp(spec)).toBe(
+      [
+        "usage: binring demo --name N [options] FILE",
+        "",
+        "does a demo",
+        "",
+        "options:",
+        "  --name N             who",
+        "  --wait-for DURATION  how long (default: 2s)",
+        "  --near VALUE         which (default: the first one)",
+        "  --quiet              say less",
+        "  -h, --help           print this help and exit",
+        "",
+        "Every option can also be set as BINRING_ plus its name (--name is BINRING_NAME).",
+        "",
+        "example:",
+        "  binring demo --name x file.txt",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("lists commands with their summaries", () => {
+    expect(renderOverview([spec, { ...spec, name: "longer-name" }])).toContain(
+      "  binring demo         does a demo\n  binring longer-name  does a demo\n",
+    );
+  });
+
+  it("finds --help and -h only before --", () => {
+    expect(asksForHelp(["--bin", "a", "-h"])).toBe(true);
+    expect(asksForHelp(["--bin=--help", "k"])).toBe(false);
+    expect(asksForHelp(["--", "--help"])).toBe(false);
+  });
+
+  it("writes defaults as durations parseDuration reads back", () => {
+    for (const ms of [86_400_000, 90_000, 2000, 1500, 1]) {
+      expect(parseDuration("d", formatDuration(ms))).toBe(ms);
+    }
+    expect(formatDuration(86_400_000)).toBe("24h");
+    expect(formatDuration(1500)).toBe("1500ms");
+  });
+});
