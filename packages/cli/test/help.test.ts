@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { asksForHelp, formatDuration, parseDuration } from "../src/args.js";
 import { defineCommand } from "../src/command.js";
+import { terminalFrame } from "../src/commands/status.js";
 import { COMMANDS } from "../src/commands.js";
 import { renderCommandHelp, renderOverview } from "../src/help.js";
 
@@ -127,5 +128,12 @@ describe("help rendering", () => {
     }
     expect(formatDuration(86_400_000)).toBe("24h");
     expect(formatDuration(1500)).toBe("1500ms");
+  });
+});
+
+describe("status --watch on a terminal", () => {
+  it("clears the screen once, then overwrites each line in place", () => {
+    expect(terminalFrame("a\nb", true)).toBe("\x1b[2J\x1b[Ha\x1b[K\nb\x1b[K\n\x1b[J");
+    expect(terminalFrame("a", false)).toBe("\x1b[Ha\x1b[K\n\x1b[J");
   });
 });

@@ -1,8 +1,10 @@
 // `binring status`: asks the keepers for the cluster's state and prints it as tables: every
-// keeper (alive or not, its slice, its work in hand), then every backend.
+// keeper (alive or not, its slice, its work in hand), then every backend. With --watch it
+// asks again every --interval: redrawn in place on a terminal, one block after another otherwise.
+import { setTimeout as sleep } from "node:timers/promises";
 import { fetchKeeperStatus, type KeeperStatus } from "@binring/client";
 import type * as grpc from "@grpc/grpc-js";
-import { parseFlags } from "../args.js";
+import { formatDuration, parseDuration, parseFlags } from "../args.js";
 import { CliError } from "../cli-error.js";
 import { readClusterFile } from "../cluster-file.js";
 import { defineCommand } from "../command.js";
@@ -14,9 +16,19 @@ export const STATUS = defineCommand({
   synopsis: "[options]",
   flags: {
     config: { type: "string", value: "FILE", default: "binring.json", description: "the cluster file" },
-    json: { type: "boolean", description: "print the status as JSON" },
+    json: { type: "boolean", description: "print the status as JSON (one line per interval with --watch)" },
+    watch: {
+      type: "boolean",
+      description: "ask again every --interval until Ctrl-C: redrawn on a terminal, one block each otherwise",
+    },
+    interval: {
+      type: "string",
+      value: "DURATION",
+      default: "2s",
+      description: "time between asks with --watch",
+    },
   },
-  example: "binring status --config binring.json",
+  example: "binring status --watch --interval 1s",
 });
 
 /** The status from the first keeper that answers. */
@@ -34,10 +46,50 @@ async function fetchStatus(keepers: string[]): Promise<KeeperStatus> {
 
 export async function statusCommand(args: string[]): Promise<void> {
   const { values } = parseFlags(STATUS, args);
+  const intervalMs = parseDuration("interval", values.interval);
   const config = readClusterFile(values.config);
   if (config.keepers.length === 0) throw new CliError("status needs keepers: the cluster file lists none");
   const show = (status: KeeperStatus) => (values.json ? JSON.stringify(status) : render(status));
-  process.stdout.write(`${show(await fetchStatus(config.keepers))}\n`);
+  if (!values.watch) {
+    process.stdout.write(`${show(await fetchStatus(config.keepers))}\n`);
+    return;
+  }
+  // Ctrl-C is how a watch ends, so it is a clean exit; so is the reader of a pipe going away.
+  process.once("SIGINT", () => process.exit(0));
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => process.exit(error.code === "EPIPE" ? 0 : 1));
+  const redraw = process.stdout.isTTY === true;
+  for (let first = true; ; first = false) {
+    const started = new Date();
+    const outcome = await fetchStatus(config.keepers).then(show, (error: unknown) => {
+      // A watch outlives a keeper restart: the failure stands where the status would.
+      if (error instanceof CliError) return error;
+      throw error;
+    });
+    if (values.json) {
+      if (outcome instanceof CliError) process.stderr.write(`${outcome.message}\n`);
+      else process.stdout.write(`${outcome}\n`);
+    } else {
+      const block = outcome instanceof CliError ? outcome.message : outcome;
+      process.stdout.write(
+        redraw
+          ? terminalFrame(
+              `every ${formatDuration(intervalMs)}, Ctrl-C stops; ${started.toLocaleTimeString()}\n\n${block}`,
+              first,
+            )
+          : `status at ${started.toISOString()}\n${block}\n\n`,
+      );
+    }
+    await sleep(Math.max(0, started.getTime() + intervalMs - Date.now()));
+  }
+}
+
+/**
+ * One redraw on a terminal: the cursor goes home and each line overwrites the last frame's
+ * (clearing what is left of it), so the screen does not flicker; the first frame clears it.
+ */
+export function terminalFrame(text: string, first: boolean): string {
+  const lines = text.split("\n").map((line) => `${line}\x1b[K`);
+  return `${first ? "\x1b[2J" : ""}\x1b[H${lines.join("\n")}\n\x1b[J`;
 }
 
 function render(status: KeeperStatus): string {
