@@ -34,6 +34,7 @@ import { grpcPorts } from "./grpc-ports.js";
 import { IntentCommit } from "./intent-commit.js";
 import { IntentRecovery } from "./intent-recovery.js";
 import { type KeeperClock, systemClock } from "./keeper-clock.js";
+import { KeeperMetrics } from "./keeper-metrics.js";
 import { type KeeperTiming, parseKeeperTiming } from "./keeper-options.js";
 import { KeeperPeers } from "./keeper-peers.js";
 import type { KeeperPorts } from "./keeper-ports.js";
@@ -90,6 +91,8 @@ export class Keeper {
   readonly #recovery: IntentRecovery;
   readonly #runner: RepairRunner;
   readonly #prober: Prober;
+  /** Its Prometheus metrics: one registry per keeper, served at /metrics. */
+  readonly metrics: KeeperMetrics;
   readonly #stopTimers: (() => void)[] = [];
   #heartbeating = false;
   /** When the last heartbeat round started (ms); 0 before the first. */
@@ -132,6 +135,13 @@ export class Keeper {
       health,
     );
     const state = this.#state;
+    this.metrics = new KeeperMetrics({
+      owned: () => state.slice.size,
+      states: () => this.view().backends,
+      epoch: () => state.view.epoch,
+      running: () => this.#runner.running,
+      queued: () => this.#runner.queued.length,
+    });
     this.#witness = new LeaseWitness(state);
     this.#clocks = new ClockSync(state, () => void this.#beats.round());
     this.#beats = new PeerBeats(state, this.#witness, {
@@ -140,12 +150,16 @@ export class Keeper {
       peerClock: (peerClock) => this.#clocks.raise(peerClock),
       merged: () => this.#refreshSlice(),
     });
-    this.#runner = new RepairRunner(state, {
-      recoveryRead: () => this.#recovery.reading,
-      grant: (backend, filled, incarnation) => this.#prober.grant(backend, filled, incarnation),
-      publish: (backend, reason, repairing) => this.#commits.publish(backend, reason, repairing),
-      beatPeer: (peer) => this.#beats.beat(peer),
-    });
+    this.#runner = new RepairRunner(
+      state,
+      {
+        recoveryRead: () => this.#recovery.reading,
+        grant: (backend, filled, incarnation) => this.#prober.grant(backend, filled, incarnation),
+        publish: (backend, reason, repairing) => this.#commits.publish(backend, reason, repairing),
+        beatPeer: (peer) => this.#beats.beat(peer),
+      },
+      this.metrics,
+    );
     this.#commits = new IntentCommit(
       state,
       (job) => this.#runner.enqueue(job),
@@ -157,7 +171,7 @@ export class Keeper {
       run: () => void this.#runner.run(),
       settled: (backends) => this.#settled(backends),
     });
-    this.#prober = new Prober(state, this.#witness, this.#commits, () => this.#working());
+    this.#prober = new Prober(state, this.#witness, this.#commits, () => this.#working(), this.metrics);
   }
 
   get name(): string {

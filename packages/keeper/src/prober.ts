@@ -8,6 +8,7 @@
 import { type HeartbeatReply__Output, REPLICAS, wireToBigint } from "@binring/core";
 import type { BackendHealth, ProbeReply } from "./backend-health.js";
 import type { IntentCommit } from "./intent-commit.js";
+import type { ProbeCounters } from "./keeper-metrics.js";
 import type { KeeperState } from "./keeper-state.js";
 import type { LeaseWitness } from "./lease-witness.js";
 import { without } from "./repair-job.js";
@@ -28,6 +29,7 @@ export class Prober {
     private readonly commits: IntentCommit,
     /** Backends whose repair or fill this keeper runs, queues, commits or recovers. */
     private readonly working: () => readonly string[],
+    private readonly counters: ProbeCounters,
   ) {}
 
   async probe(health: BackendHealth): Promise<void> {
@@ -63,6 +65,7 @@ export class Prober {
     }
     const now = state.clock.now();
     if (!reply?.storeOk) {
+      this.counters.missed(health.address);
       if (owned && state.slice.has(health.address)) this.#missed(health, now);
       else health.misses++;
       this.witness.note(health.address, now);

@@ -7,6 +7,7 @@
 // leaves this slice stops; its new owner finishes it from the intent log.
 import type { BackendHealth } from "./backend-health.js";
 import type { CopyProgress } from "./copier.js";
+import type { RepairCounters } from "./keeper-metrics.js";
 import type { KeeperState } from "./keeper-state.js";
 import type { CompletedRepair, RepairJob, RunningRepair } from "./repair-job.js";
 import { planCopies, planDrops } from "./repair-plan.js";
@@ -39,6 +40,7 @@ export class RepairRunner {
   constructor(
     private readonly state: KeeperState,
     private readonly hooks: RepairHooks,
+    private readonly counters: RepairCounters,
   ) {}
 
   get queued(): readonly RepairJob[] {
@@ -96,6 +98,7 @@ export class RepairRunner {
         }
         const progress: CopyProgress = { entriesCopied: 0, tasksDone: 0, tasksTotal: 0 };
         this.#running = { job, startedAt: state.clock.now(), progress };
+        this.counters.started(job.kind);
         try {
           const outcome = await this.#runJob(job, progress);
           if (outcome === "done") this.#repaired(job);
@@ -110,6 +113,7 @@ export class RepairRunner {
           );
           this.#jobs.push({ ...job, attempts: job.attempts + 1 });
         } finally {
+          this.counters.copied(job.kind, progress.entriesCopied);
           this.#running = undefined;
         }
       }
@@ -231,6 +235,7 @@ export class RepairRunner {
       recovered: job.recovered,
     };
     this.#completed.push(done);
+    this.counters.finished(job.kind, done.ms / 1000);
     if (this.#completed.length > COMPLETED_KEPT) this.#completed.shift();
     state.logger.info({ ...done, job: done.kind }, "repair finished");
   }

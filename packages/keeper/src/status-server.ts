@@ -1,4 +1,5 @@
-// The keeper's HTTP endpoints: GET /health (liveness) and GET /status (JSON).
+// The keeper's HTTP endpoints: GET /health (liveness), GET /status (JSON) and
+// GET /metrics (Prometheus text, keeper-metrics.ts).
 import { createServer, type Server } from "node:http";
 import type { Keeper } from "./keeper.js";
 
@@ -15,7 +16,18 @@ export async function startStatusServer(
     if (request.url === "/health")
       return send(200, { ok: true, keeper: keeper.name, epoch: keeper.epoch.toString() });
     if (request.url === "/status") return send(200, keeper.status());
-    return send(404, { error: `no such path ${request.url}; try /health or /status` });
+    if (request.url === "/metrics") {
+      const { registry } = keeper.metrics;
+      registry.metrics().then(
+        (text) => {
+          response.writeHead(200, { "content-type": registry.contentType });
+          response.end(text);
+        },
+        (error: unknown) => send(500, { error: `metrics failed: ${(error as Error).message}` }),
+      );
+      return;
+    }
+    return send(404, { error: `no such path ${request.url}; try /health, /status or /metrics` });
   });
   const separator = listen.lastIndexOf(":");
   const host = listen.slice(0, separator);

@@ -46,7 +46,7 @@ export const KEEPER = defineCommand({
       type: "string",
       value: "HOST:PORT",
       derivedDefault: "the --listen host, a free port",
-      description: "address to serve HTTP /status and /health on",
+      description: "address to serve HTTP /status, /health and /metrics (Prometheus) on",
     },
     ...timingFlags,
   },
