@@ -26,7 +26,7 @@ import {
 } from "@binring/core";
 import type { Logger } from "pino";
 import { PersistentClock } from "./persistent-clock.js";
-import { Readiness } from "./readiness.js";
+import { Readiness, type ReadinessState } from "./readiness.js";
 import type { StoreEngine, StoreStats } from "./store-engine.js";
 
 /** Who is calling and under which cluster view. */
@@ -250,6 +250,15 @@ export class BackendNode {
     await this.clock.checkCaughtUp("atLeast", atLeast);
     if (atLeast > 0n) await this.#storing(() => this.clock.observe(atLeast - 1n));
     return this.clock.peek();
+  }
+
+  /** The readiness state machine's state, and the ms left on its lease (readiness.ts): for metrics. */
+  get readinessState(): ReadinessState {
+    return this.#readiness.state;
+  }
+
+  get leaseRemainingMs(): number {
+    return this.#readiness.leaseRemainingMs;
   }
 
   /** Applies already-stamped entries (replication, repair); the clock passes every stamp first. */

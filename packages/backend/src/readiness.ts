@@ -53,6 +53,12 @@ export class Readiness {
     return this.state === "ready";
   }
 
+  /** Milliseconds left on the lease: 0 when not ready, Infinity when ready until revoked. */
+  get leaseRemainingMs(): number {
+    if (this.state !== "ready") return 0;
+    return this.#until === undefined ? Number.POSITIVE_INFINITY : this.#until - this.now();
+  }
+
   /** Writers may have skipped this backend since it was last filled: only a grant after a fill ends that. */
   get needsFill(): boolean {
     return this.#state === "needs-fill";

@@ -29,6 +29,8 @@ export interface RedisConnectionOptions {
   commandTimeoutMs: number;
   appendfsync: "always" | "everysec" | undefined;
   logger: Logger | undefined;
+  /** Told how long each call took, in seconds (metrics). */
+  observeCall: ((seconds: number) => void) | undefined;
 }
 
 export class RedisConnection {
@@ -43,6 +45,7 @@ export class RedisConnection {
   readonly #commandTimeoutMs: number;
   readonly #appendfsync: "always" | "everysec" | undefined;
   readonly #logger: Logger | undefined;
+  readonly #observeCall: ((seconds: number) => void) | undefined;
   /** Counts lost connections, so a verification that outlived its connection does not count. */
   #connection = 0;
   /** Why Redis refused the durability setting on this connection; calls fail with it until it takes it. */
@@ -52,6 +55,7 @@ export class RedisConnection {
     this.#commandTimeoutMs = options.commandTimeoutMs;
     this.#appendfsync = options.appendfsync;
     this.#logger = options.logger;
+    this.#observeCall = options.observeCall;
     this.redis = new Redis(options.url, {
       keyPrefix: options.keyPrefix,
       // Off: ioredis 5.11's auto-pipelining can misalign replies with callbacks and throw
@@ -174,6 +178,7 @@ export class RedisConnection {
           : `redis is ${this.#verified ? this.redis.status : "reconnecting"}; the backend reconnects by itself`,
       );
     }
+    const startedMs = performance.now();
     try {
       return await run();
     } catch (error) {
@@ -192,6 +197,8 @@ export class RedisConnection {
       if (/ERR|WRONGTYPE|NOSCRIPT/.test(message) && !/Connection|closed|writeable/i.test(message))
         throw error;
       throw new StoreUnavailableError(`redis: ${message}`, { cause: error });
+    } finally {
+      this.#observeCall?.((performance.now() - startedMs) / 1000);
     }
   }
 

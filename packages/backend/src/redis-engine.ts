@@ -88,6 +88,8 @@ export interface RedisEngineOptions {
   appendfsync?: "always" | "everysec";
   /** Where a refused durability setting is logged. @default none (it still fails the calls) */
   logger?: Logger;
+  /** Told how long each Redis call took, in seconds (backend-metrics.ts). @default none */
+  observeCall?: (seconds: number) => void;
 }
 
 export class RedisEngine implements StoreEngine {
@@ -108,6 +110,7 @@ export class RedisEngine implements StoreEngine {
       commandTimeoutMs: options.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS,
       appendfsync: options.appendfsync,
       logger: options.logger,
+      observeCall: options.observeCall,
     });
     this.#cache = new StringCache(options.readCacheBytes ?? DEFAULT_READ_CACHE_BYTES);
     this.#connection.onLost(() => this.#cache.clear());

@@ -3,8 +3,10 @@
 import { InvalidArgumentError, type Limits, MAX_MESSAGE_BYTES, parseLimits } from "@binring/core";
 import * as grpc from "@grpc/grpc-js";
 import { type Logger, pino } from "pino";
+import { BackendMetrics } from "./backend-metrics.js";
 import { BackendNode } from "./backend-node.js";
 import { MemoryEngine } from "./memory-engine.js";
+import { startMetricsServer } from "./metrics-server.js";
 import { RedisEngine } from "./redis-engine.js";
 import { MAX_CONCURRENT_STREAMS, StorageService } from "./storage-service.js";
 import type { StoreEngine } from "./store-engine.js";
@@ -26,6 +28,8 @@ export type StoreOptions =
 export interface BackendOptions {
   /** host:port to listen on; port 0 picks a free port. */
   listen: string;
+  /** host:port to serve HTTP GET /metrics on (port 0 picks one). @default none: no metrics are kept */
+  http?: string;
   store: StoreOptions;
   limits?: Partial<Limits>;
   /** Serve ready-only reads from the start (standalone use, or a fresh cluster's first start). @default false */
@@ -46,6 +50,8 @@ export interface BackendOptions {
 export interface RunningBackend {
   /** host:port actually bound. */
   address: string;
+  /** host:port actually bound for HTTP /metrics; undefined without `http`. */
+  httpAddress: string | undefined;
   node: BackendNode;
   /** Drops old tombstones every quarter TTL; `sweep()` runs one now. */
   sweeper: TombstoneSweeper;
@@ -60,8 +66,12 @@ export const DEFAULT_TOMBSTONE_TTL_MS = 24 * 60 * 60 * 1000;
 /** Below this a TTL is for tests: fills, writes in flight and retried removes can outlast it. */
 const SHORT_TOMBSTONE_TTL_MS = 60 * 60 * 1000;
 
-export function openEngine(store: StoreOptions, logger?: Logger): StoreEngine {
-  return store.engine === "memory" ? new MemoryEngine() : new RedisEngine({ ...store, logger });
+export function openEngine(
+  store: StoreOptions,
+  logger?: Logger,
+  observeCall?: (seconds: number) => void,
+): StoreEngine {
+  return store.engine === "memory" ? new MemoryEngine() : new RedisEngine({ ...store, logger, observeCall });
 }
 
 export async function startBackend(options: BackendOptions): Promise<RunningBackend> {
@@ -72,8 +82,10 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
     throw new InvalidArgumentError(
       `tombstoneTtlMs must be a positive whole number of ms, got ${tombstoneTtlMs}`,
     );
-  const engine = openEngine(options.store, logger);
+  const metrics = options.http === undefined ? undefined : new BackendMetrics();
+  const engine = openEngine(options.store, logger, metrics && ((seconds) => metrics.redisCall(seconds)));
   const node = new BackendNode({ engine, limits, ready: options.ready, logger });
+  metrics?.watch(node);
   engine.onReset((reason) => logger.warn({ reason }, "store restarted: not ready until refilled"));
   const server = new grpc.Server({
     "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
@@ -81,7 +93,7 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
     // Streams per HTTP/2 connection: with MAX_OPERATIONS_IN_FLIGHT per stream, this caps what one connection can start.
     "grpc.max_concurrent_streams": MAX_CONCURRENT_STREAMS,
   });
-  new StorageService(node, logger).addToServer(server);
+  new StorageService(node, logger, metrics).addToServer(server);
   const host = options.listen.slice(0, options.listen.lastIndexOf(":"));
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(options.listen, grpc.ServerCredentials.createInsecure(), (error, bound) =>
@@ -95,14 +107,20 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
       { tombstoneTtlMs },
       "tombstone TTL under 1 h: a fill, a write in flight or a retried remove that outlasts it can bring deleted data back",
     );
+  const http = metrics && (await startMetricsServer(metrics.registry, options.http!));
   const sweeper = new TombstoneSweeper(engine, tombstoneTtlMs, logger);
   sweeper.start();
-  logger.info({ address, incarnation: node.incarnation, store: options.store.engine }, "backend listening");
+  logger.info(
+    { address, http: http?.address, incarnation: node.incarnation, store: options.store.engine },
+    "backend listening",
+  );
   return {
     address,
+    httpAddress: http?.address,
     node,
     sweeper,
     async close() {
+      http?.server.close();
       await sweeper.stop();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => server.forceShutdown(), SHUTDOWN_GRACE_MS);

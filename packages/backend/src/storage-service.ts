@@ -43,6 +43,7 @@ import {
 } from "@binring/core";
 import type * as grpc from "@grpc/grpc-js";
 import type { Logger } from "pino";
+import { type BackendMetrics, operationMethod } from "./backend-metrics.js";
 import type { BackendNode, CallTarget } from "./backend-node.js";
 
 /** Entries per streamed Scan message unless the caller asks otherwise (and never past MESSAGE_BUDGET_BYTES). */
@@ -134,6 +135,7 @@ export class StorageService {
   constructor(
     private readonly node: BackendNode,
     private readonly logger: Logger,
+    private readonly metrics?: BackendMetrics,
   ) {}
 
   addToServer(server: grpc.Server): void {
@@ -153,6 +155,7 @@ export class StorageService {
       Pipe: (call) => this.#pipe(call),
       Apply: unary(async (request) => {
         const entries = request.entries.map((entry, i) => entryFromWire(entry, `entries[${i}]`));
+        this.metrics?.applied(entries.length);
         await this.node.apply(entries, wireToBigint(request.epoch));
         return { applied: String(entries.length), clock: bigintToWire(this.node.clock.peek()) };
       }),
@@ -191,10 +194,11 @@ export class StorageService {
         };
       }),
     };
-    server.addService(loadProtocol().Storage.service, handlers);
+    server.addService(loadProtocol().Storage.service, this.metrics?.instrument(handlers) ?? handlers);
   }
 
   #batch(operations: Operation__Output[]): Promise<OperationResult[]> {
+    this.metrics?.batch(operations.length);
     return Promise.all(operations.map((op) => this.#operation(op)));
   }
 
@@ -260,6 +264,13 @@ export class StorageService {
   }
 
   async #operation(op: Operation__Output): Promise<OperationResult> {
+    const startedMs = performance.now();
+    const result = await this.#run(op);
+    this.metrics?.call(operationMethod(op.op), result.error?.code ?? 0, startedMs);
+    return result;
+  }
+
+  async #run(op: Operation__Output): Promise<OperationResult> {
     try {
       switch (op.op) {
         case "get":

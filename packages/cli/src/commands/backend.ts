@@ -25,6 +25,12 @@ export const BACKEND = defineCommand({
       default: "127.0.0.1:0",
       description: "address to serve gRPC on; port 0 picks a free one and logs it",
     },
+    http: {
+      type: "string",
+      value: "HOST:PORT",
+      description:
+        "address to serve HTTP /metrics (Prometheus) on; port 0 picks a free one and logs it; none without it",
+    },
     redis: { type: "string", value: "URL", description: "the backend's own Redis, a redis:// URL" },
     store: {
       type: "string",
@@ -71,7 +77,7 @@ export const BACKEND = defineCommand({
       description: "Redis's fsync policy, set on every connection; without it Redis's own setting stands",
     },
   },
-  example: "binring backend --listen 127.0.0.1:7100 --redis redis://127.0.0.1:6379",
+  example: "binring backend --listen 127.0.0.1:7100 --http 127.0.0.1:7900 --redis redis://127.0.0.1:6379",
 });
 
 /** --appendfsync: Redis's fsync policy, set by the backend on every connection. */
@@ -83,6 +89,7 @@ function appendfsync(value: string | undefined): "always" | "everysec" | undefin
 export async function backendCommand(args: string[]): Promise<void> {
   const { values } = parseFlags(BACKEND, args);
   const listen = parseAddress("listen", values.listen);
+  const http = values.http === undefined ? undefined : parseAddress("http", values.http);
   const storeKind = values.store ?? (values.redis ? "redis" : undefined);
   if (storeKind !== "redis" && storeKind !== "memory") {
     throw new CliError(
@@ -95,6 +102,7 @@ export async function backendCommand(args: string[]): Promise<void> {
   const logger = createLogger("backend");
   const backend = await startBackend({
     listen,
+    http,
     store:
       storeKind === "memory"
         ? { engine: "memory" }

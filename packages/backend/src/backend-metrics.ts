@@ -1,0 +1,222 @@
+// A backend's Prometheus metrics, served at HTTP GET /metrics when it is
+// started with an HTTP address (metrics-server.ts). One Registry per backend,
+// never prom-client's global one, so backends started in one process (tests,
+// embedders) keep their series apart. Labels are bounded: method names and
+// gRPC code names only, never keys, bins or callers' addresses.
+//
+// A data call is one operation, whether it came alone (a unary Get) or inside
+// a Batch or a Pipe stream (as the SDK sends them): the same method label
+// either way, so the call rate does not depend on how clients batch.
+import { status } from "@grpc/grpc-js";
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { BackendNode } from "./backend-node.js";
+import type { ReadinessState } from "./readiness.js";
+
+const READINESS_STATES: readonly ReadinessState[] = ["not-ready", "ready", "needs-fill"];
+
+/** Data calls take well under a millisecond to seconds (a Redis at its command timeout). */
+const CALL_SECONDS_BUCKETS = [
+  0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5,
+];
+/** Entries per Apply: a keeper's copy sends up to 2000 per call. */
+const APPLY_ENTRIES_BUCKETS = [1, 10, 50, 100, 250, 500, 1000, 2000, 5000];
+/** Operations per Batch or Pipe message: up to MAX_OPERATIONS_PER_MESSAGE. */
+const BATCH_OPERATIONS_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
+
+/** The unary methods counted as calls; Batch, Pipe and Scan carry work counted by what they carry. */
+export const UNARY_METHODS = [
+  "Get",
+  "Set",
+  "Keys",
+  "ListGet",
+  "ListAppend",
+  "ListRemove",
+  "ListKeys",
+  "Clock",
+  "Apply",
+  "Drop",
+  "Empty",
+  "Heartbeat",
+] as const;
+
+const OPERATION_METHODS = new Map<string, string>([
+  ["get", "Get"],
+  ["set", "Set"],
+  ["keys", "Keys"],
+  ["listKeys", "ListKeys"],
+  ["listGet", "ListGet"],
+  ["listAppend", "ListAppend"],
+  ["listRemove", "ListRemove"],
+  ["clock", "Clock"],
+]);
+
+/** The method label of an operation of a Batch or Pipe (its oneof field), the same as its unary method's. */
+export function operationMethod(op: string | undefined): string {
+  return OPERATION_METHODS.get(op ?? "") ?? "Unknown";
+}
+
+/** The code label: the gRPC status name ("OK", "UNAVAILABLE", ...); "UNKNOWN" for a number gRPC does not define. */
+export function codeName(code: number): string {
+  const name = (status as unknown as Record<number, string | undefined>)[code];
+  return typeof name === "string" ? name : "UNKNOWN";
+}
+
+/** A grpc-js unary handler, as far as counting its answer needs. */
+type UnaryHandler = (
+  call: unknown,
+  callback: (error: { code?: number } | null, ...rest: unknown[]) => void,
+) => void;
+
+/** One method's series, looked up once: the hot path then allocates no label objects. */
+interface MethodSeries {
+  byCode: Map<number, Counter.Internal>;
+  duration: { observe(value: number): void };
+}
+
+export class BackendMetrics {
+  readonly registry = new Registry();
+  readonly #calls: Counter<"method" | "code">;
+  readonly #duration: Histogram<"method">;
+  readonly #applyEntries: Histogram;
+  readonly #batchOperations: Histogram;
+  readonly #redisDuration: Histogram;
+  readonly #methods = new Map<string, MethodSeries>();
+
+  constructor() {
+    const registers = [this.registry];
+    this.#calls = new Counter({
+      name: "binring_backend_calls_total",
+      help: "Data calls answered, alone or inside a Batch or Pipe, by method and gRPC code",
+      labelNames: ["method", "code"],
+      registers,
+    });
+    this.#duration = new Histogram({
+      name: "binring_backend_call_duration_seconds",
+      help: "Time to answer a data call, from its decoding to its result",
+      labelNames: ["method"],
+      buckets: CALL_SECONDS_BUCKETS,
+      registers,
+    });
+    this.#applyEntries = new Histogram({
+      name: "binring_backend_apply_entries",
+      help: "Entries per Apply call (replication and keeper copies)",
+      buckets: APPLY_ENTRIES_BUCKETS,
+      registers,
+    });
+    this.#batchOperations = new Histogram({
+      name: "binring_backend_batch_operations",
+      help: "Operations per Batch call or Pipe message",
+      buckets: BATCH_OPERATIONS_BUCKETS,
+      registers,
+    });
+    this.#redisDuration = new Histogram({
+      name: "binring_backend_redis_call_duration_seconds",
+      help: "Time a Redis call took, queueing for its event-loop turn included",
+      buckets: CALL_SECONDS_BUCKETS,
+      registers,
+    });
+    for (const method of UNARY_METHODS) this.#series(method);
+  }
+
+  /** Adds the gauges read from the node at scrape time (the node is made after its engine, which reports Redis calls here). */
+  watch(node: BackendNode): void {
+    const registers = [this.registry];
+    new Gauge({
+      name: "binring_backend_readiness_state",
+      help: "Readiness: 1 for the current state, 0 for the others",
+      labelNames: ["state"],
+      registers,
+      collect() {
+        const current = node.readinessState;
+        for (const state of READINESS_STATES) this.set({ state }, state === current ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: "binring_backend_lease_remaining_seconds",
+      help: "Seconds left on the readiness lease: 0 when not ready, +Inf when ready until revoked",
+      registers,
+      collect() {
+        this.set(node.leaseRemainingMs / 1000);
+      },
+    });
+    new Gauge({
+      name: "binring_backend_incarnation_info",
+      help: "1, labelled with the current incarnation (changes when the backend may have lost entries)",
+      labelNames: ["incarnation"],
+      registers,
+      collect() {
+        this.reset();
+        this.set({ incarnation: node.incarnation }, 1);
+      },
+    });
+    new Gauge({
+      name: "binring_backend_epoch",
+      help: "The view epoch the keepers last gave this backend",
+      registers,
+      collect() {
+        this.set(Number(node.epoch));
+      },
+    });
+    new Gauge({
+      name: "binring_backend_clock",
+      help: "The Lamport clock (above 2^53 it is rounded)",
+      registers,
+      collect() {
+        this.set(Number(node.clock.peek()));
+      },
+    });
+  }
+
+  /** Records one call of `method` that ended with gRPC `code`, begun at `startedMs` (performance.now()). */
+  call(method: string, code: number, startedMs: number): void {
+    const series = this.#series(method);
+    let counter = series.byCode.get(code);
+    if (!counter) {
+      counter = this.#calls.labels(method, codeName(code));
+      series.byCode.set(code, counter);
+    }
+    counter.inc();
+    series.duration.observe((performance.now() - startedMs) / 1000);
+  }
+
+  applied(entries: number): void {
+    this.#applyEntries.observe(entries);
+  }
+
+  batch(operations: number): void {
+    this.#batchOperations.observe(operations);
+  }
+
+  redisCall(seconds: number): void {
+    this.#redisDuration.observe(seconds);
+  }
+
+  /** Wraps the unary handlers of UNARY_METHODS so each answer is counted and timed. */
+  instrument<T extends object>(handlers: T): T {
+    const wrapped: Record<string, unknown> = { ...(handlers as Record<string, unknown>) };
+    for (const method of UNARY_METHODS) {
+      const handle = (handlers as Record<string, UnaryHandler | undefined>)[method];
+      if (!handle) continue;
+      wrapped[method] = ((call, callback) => {
+        const startedMs = performance.now();
+        handle(call, (error, ...rest) => {
+          this.call(method, error ? (error.code ?? status.UNKNOWN) : status.OK, startedMs);
+          callback(error, ...rest);
+        });
+      }) satisfies UnaryHandler;
+    }
+    return wrapped as T;
+  }
+
+  #series(method: string): MethodSeries {
+    let series = this.#methods.get(method);
+    if (!series) {
+      series = { byCode: new Map(), duration: this.#duration.labels(method) };
+      // Every method's OK series exists from the start at 0, so a rate or an increase sees its first call.
+      this.#calls.inc({ method, code: "OK" }, 0);
+      this.#duration.zero({ method });
+      this.#methods.set(method, series);
+    }
+    return series;
+  }
+}
