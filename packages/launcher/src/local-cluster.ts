@@ -46,7 +46,7 @@ export interface LocalClusterOptions {
   dir?: string;
   /** The cluster file written for the keepers and clients. @default DIR/binring.json */
   configPath?: string;
-  /** Backend i listens on portBase + i, its Redis on + 1000 + i, keepers on + 500 + i (HTTP + 600 + i). @default 0: free ports */
+  /** Backend i listens on portBase + i (HTTP /metrics + 800 + i), its Redis on + 1000 + i, keepers on + 500 + i (HTTP + 600 + i). @default 0: free ports */
   portBase?: number;
   /** How stop() ends the processes: SIGTERM lets each shut down cleanly. @default "SIGTERM" */
   stopSignal?: "SIGTERM" | "SIGKILL";
@@ -57,6 +57,8 @@ export interface BackendMember {
   index: number;
   name: string;
   address: string;
+  /** Where the backend serves HTTP GET /metrics (Prometheus). */
+  http: string;
   /** Absent with the memory engine. */
   redis: RedisProcess | undefined;
   /** The running `binring backend`; undefined while it is down. */
@@ -275,11 +277,13 @@ export class LocalCluster implements ClusterControl {
     const store = options.store ?? (hasRedisServer() ? "redis" : "memory");
     if (store === "memory")
       this.#logger.warn("backends use the in-memory engine: redis-server is not used, data ends with them");
-    const addresses: { address: string; redisPort: number }[] = [];
-    for (let i = 0; i < options.backends; i++)
-      addresses.push({ address: `127.0.0.1:${await port(0, i)}`, redisPort: await port(1000, i) });
+    const addresses: { address: string; http: string; redisPort: number }[] = [];
+    for (let i = 0; i < options.backends; i++) {
+      const [address, http] = [`127.0.0.1:${await port(0, i)}`, `127.0.0.1:${await port(800, i)}`];
+      addresses.push({ address, http, redisPort: await port(1000, i) });
+    }
     const members = await Promise.all(
-      addresses.map(async ({ address, redisPort }, i): Promise<BackendMember> => {
+      addresses.map(async ({ address, http, redisPort }, i): Promise<BackendMember> => {
         const redis =
           store === "redis"
             ? await RedisProcess.start(`redis-${i}`, redisPort, join(this.dir, `redis-${i}`), {
@@ -289,7 +293,7 @@ export class LocalCluster implements ClusterControl {
               })
             : undefined;
         if (redis) this.#watch(redis.process!);
-        return { index: i, name: `backend-${i}`, address, redis, backend: undefined };
+        return { index: i, name: `backend-${i}`, address, http, redis, backend: undefined };
       }),
     );
     this.members.push(...members);
@@ -331,6 +335,8 @@ export class LocalCluster implements ClusterControl {
       "backend",
       "--listen",
       member.address,
+      "--http",
+      member.http,
       ...store,
       ...(options.appendfsync && member.redis ? ["--appendfsync", options.appendfsync] : []),
       ...(startReady ? ["--ready"] : []),

@@ -82,8 +82,11 @@ export async function devCommand(args: string[]): Promise<void> {
     .describe()
     .map((row) => `  ${row.map((cell) => cell.padEnd(24)).join("")}`)
     .join("\n");
+  const metrics = [...cluster.members.map((member) => member.http), ...cluster.keeperHttp]
+    .map((address) => `http://${address}/metrics`)
+    .join(" ");
   process.stderr.write(
-    `binring dev: ${backendCount} backends and ${keeperCount} keepers running (Ctrl-C stops them all)\n${table}\n  ${cluster.usesRedis ? `redis appendfsync: ${appendfsync}` : "no redis-server: nothing is written to disk"}\n  cluster file: ${configPath}\n  logs: ${join(dir, "logs")}\n`,
+    `binring dev: ${backendCount} backends and ${keeperCount} keepers running (Ctrl-C stops them all)\n${table}\n  ${cluster.usesRedis ? `redis appendfsync: ${appendfsync}` : "no redis-server: nothing is written to disk"}\n  metrics (Prometheus): ${metrics}\n  cluster file: ${configPath}\n  logs: ${join(dir, "logs")}\n`,
   );
   logger.info({ config: configPath, appendfsync: cluster.usesRedis ? appendfsync : null }, "cluster running");
 }
