@@ -1,7 +1,9 @@
-// The keeper's HTTP endpoints: GET /health (liveness), GET /status (JSON) and
-// GET /metrics (Prometheus text, keeper-metrics.ts).
+// The keeper's HTTP endpoints: GET / (the live ring page, ring-page.ts),
+// GET /health (liveness), GET /status (JSON) and GET /metrics (Prometheus
+// text, keeper-metrics.ts).
 import { createServer, type Server } from "node:http";
 import type { Keeper } from "./keeper.js";
+import { RING_PAGE_HTML } from "./ring-page.js";
 
 export async function startStatusServer(
   keeper: Keeper,
@@ -13,6 +15,11 @@ export async function startStatusServer(
       response.end(JSON.stringify(body));
     };
     if (request.method !== "GET") return send(405, { error: "only GET is served" });
+    if (request.url === "/" || request.url === "/index.html") {
+      response.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" });
+      response.end(RING_PAGE_HTML);
+      return;
+    }
     if (request.url === "/health")
       return send(200, { ok: true, keeper: keeper.name, epoch: keeper.epoch.toString() });
     if (request.url === "/status") return send(200, keeper.status());
@@ -27,7 +34,7 @@ export async function startStatusServer(
       );
       return;
     }
-    return send(404, { error: `no such path ${request.url}; try /health, /status or /metrics` });
+    return send(404, { error: `no such path ${request.url}; try /, /health, /status or /metrics` });
   });
   const separator = listen.lastIndexOf(":");
   const host = listen.slice(0, separator);

@@ -1,7 +1,7 @@
 // deploy/compose: the Compose file parses, runs the image the Kubernetes
 // manifests run with the same commands and ports, gives every backend its own
-// Redis with an append-only file on its own volume, and its cluster file names
-// exactly the services it starts.
+// Redis with an append-only file on its own volume, its cluster file names
+// exactly the services it starts, and Prometheus scrapes every one of them.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -92,6 +92,25 @@ describe("deploy/compose", () => {
       "keeper-{i}:7600",
     ]).toString();
     expect(clusterFileText).toBe(generated);
+  });
+
+  it("has Prometheus scrape every backend and keeper on its HTTP port, and Grafana load the dashboard", () => {
+    const prometheus = parse(readFileSync(join(COMPOSE_DIR, "prometheus.yml"), "utf8")) as {
+      scrape_configs: { job_name: string; static_configs: { targets: string[] }[] }[];
+    };
+    const targets = (job: string) =>
+      prometheus.scrape_configs.find((c) => c.job_name === job)!.static_configs.flatMap((c) => c.targets);
+    const httpOf = (name: string) => `${name}:${services[name]!.environment!.BINRING_HTTP!.split(":")[1]}`;
+    expect(targets("binring-backend")).toEqual(backends.map(httpOf));
+    expect(targets("binring-keeper")).toEqual(keepers.map(httpOf));
+    expect(services.prometheus!.volumes).toContain("./prometheus.yml:/etc/prometheus/prometheus.yml:ro");
+    const dashboardMount = services.grafana!.volumes!.find((v) =>
+      v.startsWith("../grafana/binring-dashboard.json:"),
+    );
+    expect(dashboardMount).toBeDefined();
+    expect(readFileSync(join(COMPOSE_DIR, dashboardMount!.split(":")[0]!), "utf8")).toContain(
+      '"uid": "binring-overview"',
+    );
   });
 
   it("health-checks each keeper's /health on its HTTP port", () => {

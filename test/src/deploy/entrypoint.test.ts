@@ -50,10 +50,10 @@ afterAll(async () => {
 });
 
 describe("the image's entry point, run as the manifests run it", () => {
-  it("starts a backend and a keeper (index from the hostname) that serve gRPC and /health", async () => {
+  it("starts a backend and a keeper (index from the hostname) that serve gRPC, /health and /metrics", async () => {
     const redis = await RedisServer.start({ appendOnly: true });
     started.push(redis);
-    const backendPort = await freePort();
+    const [backendPort, backendHttpPort] = [await freePort(), await freePort()];
     const backendContainer = containerOf("backend", "backend");
     expect(environment(backendContainer, {}).BINRING_LISTEN).toMatch(/^0\.0\.0\.0:\d+$/);
     const backend = await ChildProcess.spawn(
@@ -63,6 +63,7 @@ describe("the image's entry point, run as the manifests run it", () => {
       {
         env: environment(backendContainer, {
           BINRING_LISTEN: `127.0.0.1:${backendPort}`,
+          BINRING_HTTP: `127.0.0.1:${backendHttpPort}`,
           BINRING_REDIS: redis.url,
         }),
         readyLine: /"msg":"backend listening"/,
@@ -71,6 +72,8 @@ describe("the image's entry point, run as the manifests run it", () => {
     );
     started.push({ stop: () => backend.child.kill("SIGTERM") });
     const backendAddress = `127.0.0.1:${backendPort}`;
+    // What the manifest's scrape annotations point Prometheus at.
+    expect((await fetch(`http://127.0.0.1:${backendHttpPort}/metrics`)).status).toBe(200);
 
     // As in Kubernetes, the cluster file names keepers by DNS (here unresolvable): keeper 1 binds --listen.
     const dir = mkdtempSync(join(tmpdir(), "binring-entrypoint-"));

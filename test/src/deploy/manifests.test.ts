@@ -1,7 +1,8 @@
 // deploy/k8s: every rendered manifest validates against the Kubernetes schema,
 // and the pieces agree with each other and with the binring CLI: Services
 // select the StatefulSets' pods, ports match the flags, probes hit what the
-// processes serve, and the cluster file names the pods the StatefulSets make.
+// processes serve, Prometheus is pointed at each process's metrics port, and
+// the cluster file names the pods the StatefulSets make.
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -139,6 +140,20 @@ function checkCluster(objects: K8sObject[], dnsSuffix: string): void {
   expect(env(keeperContainer, "BINRING_HTTP")).toBe(`0.0.0.0:${namedPort(keeperContainer, "http")}`);
   for (const probe of [keeperContainer.readinessProbe, keeperContainer.livenessProbe]) {
     expect(probe.httpGet).toEqual({ path: "/health", port: "http" });
+  }
+
+  // Prometheus scrapes /metrics on the port each process serves HTTP on (its --http).
+  for (const [workload, name] of [
+    ...backends.map((b) => [b, "backend"] as const),
+    [keeper, "keeper"] as const,
+  ]) {
+    const c = container(workload, name);
+    expect(env(c, "BINRING_HTTP")).toBe(`0.0.0.0:${namedPort(c, "http")}`);
+    expect(workload.spec.template.metadata.annotations, workload.metadata.name).toEqual({
+      "prometheus.io/scrape": "true",
+      "prometheus.io/port": String(namedPort(c, "http")),
+      "prometheus.io/path": "/metrics",
+    });
   }
 
   // The cluster file names exactly the pods the StatefulSets will have, each with the zone it is pinned to.

@@ -2,10 +2,13 @@
 // serves /metrics; a workload moves the backends' call counters and latency
 // histograms, and a killed backend shows dead in the keeper's state gauge
 // while its repair moves the keeper's repair counters. Samples are read with a
-// Prometheus text parser (scrape.ts).
+// Prometheus text parser (scrape.ts). The Grafana dashboard queries only
+// metrics found there.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { BinClient } from "@binring/client";
 import { afterAll, expect, it } from "vitest";
-import { LocalCluster, waitFor, waitForSettled } from "../support/index.js";
+import { LocalCluster, REPO_ROOT, waitFor, waitForSettled } from "../support/index.js";
 import { type Scrape, scrape, total, totalOver } from "./scrape.js";
 
 let cluster: LocalCluster | undefined;
@@ -95,4 +98,17 @@ it("counts calls, latency, a death and its repair on /metrics", async () => {
     expect(total(families, "binring_backend_epoch")).toBeGreaterThan(
       total(survivorsBefore[i]!, "binring_backend_epoch"),
     );
+
+  // The Grafana dashboard (deploy/grafana) queries only metrics the processes export.
+  const exported = new Set([...survivorsAfter, keeperAfter].flat().map((family) => family.name));
+  const dashboard = JSON.parse(
+    readFileSync(join(REPO_ROOT, "deploy/grafana/binring-dashboard.json"), "utf8"),
+  ) as {
+    panels: { targets: { expr: string }[] }[];
+  };
+  const queried = dashboard.panels.flatMap((panel) =>
+    panel.targets.flatMap((target) => target.expr.match(/\bbinring_\w+/g) ?? []),
+  );
+  expect(queried.length).toBeGreaterThan(10);
+  expect(queried.filter((name) => !exported.has(name))).toEqual([]);
 }, 90_000);
