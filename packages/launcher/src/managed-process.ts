@@ -24,6 +24,8 @@ export interface SpawnOptions {
   timeoutMs?: number;
   /** Every line of output is appended here. */
   logFile?: string;
+  /** @default this process's working directory */
+  cwd?: string;
 }
 
 export interface Exit {
@@ -72,7 +74,11 @@ export class ManagedProcess {
       mkdirSync(dirname(options.logFile), { recursive: true });
       log = createWriteStream(options.logFile, { flags: "a" });
     }
-    const process_ = spawn(command, args, { env: { ...process.env, ...options.env }, stdio: "pipe" });
+    const process_ = spawn(command, args, {
+      env: { ...process.env, ...options.env },
+      stdio: "pipe",
+      cwd: options.cwd,
+    });
     const child = new ManagedProcess(name, process_, log);
     const failedToSpawn = new Promise<never>((_, reject) =>
       process_.once("error", (error) => reject(new Error(`${name} could not start: ${error.message}`))),

@@ -1,13 +1,15 @@
 // `binring dev --appendfsync`: every backend's Redis syncs its append-only file
 // as asked, and every backend holds it there (it sets it again when it
-// reconnects), until Ctrl-C stops them all.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+// reconnects), until Ctrl-C stops them all. And what dev writes where it runs
+// never trips git or lint, so the README's two commands work in either order.
+import { execFileSync, spawnSync } from "node:child_process";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterEach, expect, it } from "vitest";
-import { ChildProcess, CLI_MAIN, runCli, waitFor } from "../support/index.js";
+import { ChildProcess, CLI_MAIN, REPO_ROOT, runCli, waitFor } from "../support/index.js";
 
 let dev: ChildProcess | undefined;
 let dir: string | undefined;
@@ -102,4 +104,31 @@ it("binring dev refuses an unknown --appendfsync with one line, starting nothing
   expect(result.code).toBe(2);
   expect(result.stderr.trim().split("\n")).toHaveLength(1);
   expect(result.stderr).toMatch(/^--appendfsync must be always or everysec, got "no"$/m);
+});
+
+it("binring dev leaves nothing in the directory it runs in that git tracks or lint checks (README: dev, then test)", {
+  timeout: 30_000,
+}, async () => {
+  dir = mkdtempSync(join(tmpdir(), "binring-dev-root-"));
+  for (const file of [".gitignore", "biome.json"]) copyFileSync(join(REPO_ROOT, file), join(dir, file));
+  execFileSync("git", ["init", "-q", dir]);
+  const started = await ChildProcess.spawn(
+    "binring dev",
+    process.execPath,
+    [CLI_MAIN, "dev", "--port-base", "0", "--keepers", "0", "--backends", "3"],
+    { readyLine: /^ {2}cluster file: /, timeoutMs: 20_000, cwd: dir },
+  );
+  dev = started.child;
+  await dev.kill("SIGTERM");
+  expect(await dev.waitExit()).toEqual({ code: 0, signal: null });
+  expect(readdirSync(dir).sort()).toEqual([".binring", ".git", ".gitignore", "binring.json", "biome.json"]);
+  const untracked = execFileSync("git", ["-C", dir, "status", "--porcelain", "--untracked-files=all"], {
+    encoding: "utf8",
+  });
+  expect(untracked.trim().split("\n").sort()).toEqual(["?? .gitignore", "?? biome.json"]);
+  const lint = spawnSync(join(REPO_ROOT, "node_modules/.bin/biome"), ["check", "."], {
+    cwd: dir,
+    encoding: "utf8",
+  });
+  expect(lint.status, lint.stdout + lint.stderr).toBe(0);
 });
