@@ -15,9 +15,11 @@ import {
   ringPoint,
 } from "@binring/core";
 import { type Logger, pino } from "pino";
+import type { Registry } from "prom-client";
 import type { BackendChannel } from "./backend-channel.js";
 import { Bin } from "./bin.js";
 import { ChannelTransport } from "./channel-transport.js";
+import { ClientMetrics } from "./client-metrics.js";
 import { ClientSession, type Placement } from "./client-session.js";
 import { ClusterView } from "./cluster-view.js";
 import { Reachability } from "./reachability.js";
@@ -40,6 +42,13 @@ export interface BinClientOptions {
   viewRefreshMs?: number;
   /** @default a silent logger */
   logger?: Logger;
+  /**
+   * A prom-client Registry of the application's to put this client's
+   * metrics on (binring_client_*: calls by operation and outcome, latency,
+   * failed replica calls by kind, restamps, view epoch, unreachable
+   * backends). One client per registry. @default no metrics
+   */
+  metrics?: Registry;
   /**
    * TEST ONLY — breaks the guarantees on purpose (see sabotage.ts), for the
    * chaos harness to prove its checkers see lost writes. Never set it otherwise.
@@ -91,6 +100,19 @@ export class BinClient {
       view: this.#view,
       callTimeoutMs: options.callTimeoutMs ?? 10_000,
       sabotage,
+      observer: options.metrics && this.#metricsOn(options.metrics),
+    });
+  }
+
+  #metricsOn(registry: Registry): ClientMetrics {
+    if (registry.getSingleMetric("binring_client_operations_total")) {
+      throw new InvalidArgumentError(
+        "BinClient metrics: this registry already holds another client's binring_client_* metrics; give each client its own Registry (Registry.merge combines them)",
+      );
+    }
+    return new ClientMetrics(registry, {
+      epoch: () => this.#view.epoch,
+      unreachable: () => this.#reachability.downCount,
     });
   }
 

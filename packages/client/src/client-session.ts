@@ -4,6 +4,7 @@
 // has seen, its writer id and sequence numbers, and how a failed call to a
 // replica updates all that.
 import { bigintToWire, type HashRing, newWriterId, REPLICAS, type Target } from "@binring/core";
+import { NO_METRICS, type OperationObserver } from "./client-metrics.js";
 import { classifyFailure, reportsRefusedConnection } from "./failure-kind.js";
 import type { Reachability } from "./reachability.js";
 import type { ReplicaTransport } from "./replica-transport.js";
@@ -48,6 +49,8 @@ export interface ClientSessionOptions {
   time?: WallTime;
   /** @default a new random writer id */
   writer?: string;
+  /** Where operations and replica failures are reported (client-metrics.ts). @default NO_METRICS */
+  observer?: OperationObserver;
 }
 
 export class ClientSession {
@@ -59,6 +62,7 @@ export class ClientSession {
   readonly sabotage: Sabotage | undefined;
   readonly time: WallTime;
   readonly writer: string;
+  readonly observer: OperationObserver;
   #seq = 0;
   /** Largest clock this client has seen; stamps never go below it. */
   #clockSeen = 0n;
@@ -72,6 +76,7 @@ export class ClientSession {
     this.sabotage = options.sabotage;
     this.time = options.time ?? systemTime;
     this.writer = options.writer ?? newWriterId();
+    this.observer = options.observer ?? NO_METRICS;
   }
 
   /**
@@ -114,6 +119,7 @@ export class ClientSession {
    */
   async noteFailure(address: string, error: unknown): Promise<void> {
     const kind = classifyFailure(error);
+    this.observer.replicaFailure(kind);
     if (kind === "fatal") throw error;
     if (
       kind === "gone" &&

@@ -23,6 +23,11 @@ export class Reachability {
     return this.#down.has(address);
   }
 
+  /** How many backends are marked down now. */
+  get downCount(): number {
+    return this.#down.size;
+  }
+
   markDown(address: string, reason: string): void {
     if (this.#down.has(address)) return;
     this.#down.set(address, reason);

@@ -79,6 +79,7 @@ export async function writeToReplicas(
           // it: the append would never show. Start over, stamped above the remove; the copies
           // applied so far are removed by it wherever it lands (remove-count.ts).
           session.observeClock(wireToBigint(reply.clock));
+          session.observer.restamp();
           stamp = await stampAbove(session, bin, point, deadline);
           entry.stamp = stampToWire(stamp);
           applied.clear();

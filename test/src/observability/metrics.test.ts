@@ -7,9 +7,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BinClient } from "@binring/client";
+import { Registry } from "prom-client";
 import { afterAll, expect, it } from "vitest";
 import { LocalCluster, REPO_ROOT, waitFor, waitForSettled } from "../support/index.js";
-import { type Scrape, scrape, total, totalOver } from "./scrape.js";
+import { parseExposition, type Scrape, scrape, total, totalOver } from "./scrape.js";
 
 let cluster: LocalCluster | undefined;
 let client: BinClient | undefined;
@@ -38,9 +39,22 @@ it("counts calls, latency, a death and its repair on /metrics", async () => {
   for (const address of c.addresses)
     expect(total(keeperBefore, "binring_keeper_backend_state", { backend: address, state: "ready" })).toBe(1);
 
-  client = new BinClient({ backends: c.addresses, keepers: c.keepers });
+  const clientRegistry = new Registry();
+  client = new BinClient({ backends: c.addresses, keepers: c.keepers, metrics: clientRegistry });
   for (let i = 0; i < CALLS; i++) await client.bin(`bin-${i}`).set("k", `v${i}`);
   for (let i = 0; i < CALLS; i++) expect(await client.bin(`bin-${i}`).get("k")).toBe(`v${i}`);
+  // The SDK's own metrics, on the registry the application gave it, read through the same parser.
+  const clientSide = parseExposition(await clientRegistry.metrics());
+  expect(total(clientSide, "binring_client_operations_total", { operation: "set", outcome: "OK" })).toBe(
+    CALLS,
+  );
+  expect(total(clientSide, "binring_client_operations_total", { operation: "get", outcome: "OK" })).toBe(
+    CALLS,
+  );
+  expect(total(clientSide, "binring_client_operation_duration_seconds_count", { operation: "get" })).toBe(
+    CALLS,
+  );
+  expect(total(clientSide, "binring_client_view_epoch")).toBeGreaterThan(0);
 
   const backendsAfter = await scrapeBackends();
   const moved = (name: string, labels: Record<string, string>) =>

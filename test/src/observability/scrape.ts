@@ -13,7 +13,11 @@ export type Scrape = MetricFamily[];
 export async function scrape(address: string): Promise<Scrape> {
   const response = await fetch(`http://${address}/metrics`);
   if (response.status !== 200) throw new Error(`GET ${address}/metrics answered ${response.status}`);
-  const text = await response.text();
+  return parseExposition(await response.text());
+}
+
+/** Parses one exposition, histograms read as untyped (see scrape). */
+export function parseExposition(text: string): Scrape {
   const lines = text
     .split("\n")
     .filter((line) => !(line.startsWith("# TYPE ") && line.endsWith(" histogram")));

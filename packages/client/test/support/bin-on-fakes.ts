@@ -3,6 +3,7 @@
 import { HashRing, ringMembers, ringPoint } from "@binring/core";
 import { pino } from "pino";
 import { Bin } from "../../src/bin.js";
+import type { OperationObserver } from "../../src/client-metrics.js";
 import { ClientSession } from "../../src/client-session.js";
 import { Reachability } from "../../src/reachability.js";
 import { FakeTransport } from "./fake-replicas.js";
@@ -12,7 +13,10 @@ import { VirtualTime } from "./virtual-time.js";
 /** BinClient's default deadline of one operation. */
 export const CALL_TIMEOUT_MS = 10_000;
 
-export function binOnFakes(backends = ["10.0.0.1:7000", "10.0.0.2:7000", "10.0.0.3:7000"]) {
+export function binOnFakes(
+  backends = ["10.0.0.1:7000", "10.0.0.2:7000", "10.0.0.3:7000"],
+  observer?: OperationObserver,
+) {
   const time = new VirtualTime();
   const transport = new FakeTransport(backends, time);
   const view = new FakeView(time);
@@ -30,6 +34,7 @@ export function binOnFakes(backends = ["10.0.0.1:7000", "10.0.0.2:7000", "10.0.0
     view,
     callTimeoutMs: CALL_TIMEOUT_MS,
     time,
+    observer,
   });
   const bin = new Bin(session, "b", ringPoint("b"));
   const [primary, backup1, backup2] = session.placement(bin.point).replicas.map((a) => transport.replica(a));
