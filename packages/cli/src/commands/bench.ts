@@ -16,6 +16,7 @@ import {
 import { parseDuration, parseFlags, parsePositiveInt } from "../args.js";
 import { CliError } from "../cli-error.js";
 import { defineCommand } from "../command.js";
+import { ProgressLine } from "../progress-line.js";
 import { textTable } from "../text-table.js";
 
 /** The workloads by their CLI names (the data commands' spelling). */
@@ -103,8 +104,10 @@ export async function benchCommand(args: string[]): Promise<void> {
       throw new CliError(`binring bench: cannot write to the cluster: ${(error as Error).message}`, 1);
     });
     const results: Cell[] = [];
+    const line = new ProgressLine(process.stderr);
     for (const workload of workloads) {
       for (const concurrency of concurrencies) {
+        line.transient(`  measuring ${workload} at concurrency ${concurrency}`, results.length / cells);
         const measured = await measure(workloadOperation(target, WORKLOAD_NAMES[workload]!), {
           concurrency,
           durationMs,
@@ -112,7 +115,7 @@ export async function benchCommand(args: string[]): Promise<void> {
         });
         const cell = { workload, concurrency, ...measured };
         results.push(cell);
-        process.stderr.write(`  ${renderProgress(cell)}\n`);
+        line.log(`  ${renderProgress(cell)}`);
       }
     }
     process.stdout.write(

@@ -16,6 +16,7 @@ import { CLI_MAIN } from "../cli-main.js";
 import { readClusterFile } from "../cluster-file.js";
 import { defineCommand } from "../command.js";
 import { createLogger } from "../logger.js";
+import { ProgressLine } from "../progress-line.js";
 import { verifyRun } from "../verify-run.js";
 
 /** The cluster --local starts unless told: the flags' defaults, applied only with --local. */
@@ -163,6 +164,7 @@ export async function chaosCommand(args: string[]): Promise<void> {
     process.stderr.write(
       `binring chaos: seed ${seed}, ${clients} clients, ${durationMs / 1000} s${cluster ? `, a fault every ${faultEveryMs / 1000} s` : ""}; history in ${out}\n`,
     );
+    const line = new ProgressLine(process.stderr);
     const result = await new ChaosRun({
       backends,
       keepers,
@@ -175,8 +177,13 @@ export async function chaosCommand(args: string[]): Promise<void> {
       clientOptions: sabotage ? { unsafeSabotage: sabotage } : {},
       fuzz: values.fuzz === true,
       logger,
-      onProgress: (progress) => process.stderr.write(`${renderProgress(progress)}\n`),
+      onProgress: (progress) =>
+        line.update(
+          renderProgress(progress),
+          progress.phase === "chaos" ? progress.elapsedMs / progress.durationMs : undefined,
+        ),
     }).run();
+    line.finish();
     const { ok, fail, unknown } = result.counts;
     process.stderr.write(
       `binring chaos: ${ok + fail + unknown} operations (ok ${ok}, fail ${fail}, unknown ${unknown}), ${result.faults} faults${renderFuzz(result.fuzz)}, healed in ${result.healMs} ms; checking the history\n`,
