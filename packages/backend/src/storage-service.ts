@@ -263,11 +263,15 @@ export class StorageService {
     call.on("error", (error) => this.logger.debug({ err: error }, "pipe closed by the caller"));
   }
 
-  async #operation(op: Operation__Output): Promise<OperationResult> {
+  /** One operation, timed and counted only when the backend keeps metrics (no extra promise otherwise). */
+  #operation(op: Operation__Output): Promise<OperationResult> {
+    const metrics = this.metrics;
+    if (!metrics) return this.#run(op);
     const startedMs = performance.now();
-    const result = await this.#run(op);
-    this.metrics?.call(operationMethod(op.op), result.error?.code ?? 0, startedMs);
-    return result;
+    return this.#run(op).then((result) => {
+      metrics.call(operationMethod(op.op), result.error?.code ?? 0, startedMs);
+      return result;
+    });
   }
 
   async #run(op: Operation__Output): Promise<OperationResult> {

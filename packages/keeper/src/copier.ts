@@ -1,12 +1,15 @@
 // Executes copy tasks: streams entries from every source and applies them to
 // the target in batches. Applying is idempotent, so a copy may be retried or
 // overlap with client writes (a union, never a replace: HAZARDS.md 5).
+import type { Entry } from "@binring/core";
 import type { Logger } from "pino";
 import type { EntryPort } from "./keeper-ports.js";
 import type { CopyTask } from "./repair-plan.js";
 
 export interface CopyProgress {
   entriesCopied: number;
+  /** UTF-8 bytes of the entries' bins, keys and values. */
+  bytesCopied: number;
   tasksDone: number;
   tasksTotal: number;
 }
@@ -50,6 +53,13 @@ export async function copyTask(task: CopyTask, context: CopyContext): Promise<bo
   return outcomes.every(Boolean);
 }
 
+function entryBytes(entries: readonly Entry[]): number {
+  let bytes = 0;
+  for (const entry of entries)
+    bytes += Buffer.byteLength(entry.bin) + Buffer.byteLength(entry.key) + Buffer.byteLength(entry.value);
+  return bytes;
+}
+
 async function copyFrom(source: string, task: CopyTask, context: CopyContext): Promise<void> {
   const target = context.channel(task.target);
   const inFlight = new Set<Promise<void>>();
@@ -60,6 +70,7 @@ async function copyFrom(source: string, task: CopyTask, context: CopyContext): P
     const apply: Promise<void> = target.apply(entries, context.epoch(), 60_000).then(
       () => {
         context.progress.entriesCopied += entries.length;
+        context.progress.bytesCopied += entryBytes(entries);
         inFlight.delete(apply);
       },
       (error: unknown) => {

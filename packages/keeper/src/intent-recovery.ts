@@ -24,6 +24,8 @@ export class IntentRecovery {
   /** Backends gained whose unfinished intents have not been read from the log yet. */
   readonly #toRecover = new Set<string>();
   #recovering: Promise<void> | undefined;
+  /** The log's size at its last read, for the metrics. */
+  lastRead: { intents: number; done: number } | undefined;
 
   constructor(
     private readonly state: KeeperState,
@@ -63,6 +65,7 @@ export class IntentRecovery {
       const backends = new Set(this.#toRecover);
       try {
         const log = await state.intents.read(state.answering());
+        this.lastRead = { intents: log.intents.length, done: log.done.size };
         const unfinished = log.intents
           .filter((intent) => !log.done.has(intent.id) && backends.has(intent.backend))
           .sort((a, b) => a.at - b.at);

@@ -28,8 +28,8 @@ export interface RepairCounters {
   started(kind: RepairKind): void;
   /** A job finished and its intent was marked done. */
   finished(kind: RepairKind, seconds: number): void;
-  /** Entries an attempt copied, finished or not. */
-  copied(kind: RepairKind, entries: number): void;
+  /** Entries (and their bytes) an attempt copied, finished or not. */
+  copied(kind: RepairKind, entries: number, bytes: number): void;
 }
 
 /** What the gauges read from the keeper at scrape time. */
@@ -40,6 +40,8 @@ export interface KeeperReadings {
   epoch(): bigint;
   running(): RunningRepair | undefined;
   queued(): number;
+  /** Intents and done marks in the keeper log at its last read (undefined before one). */
+  intentLog(): { intents: number; done: number } | undefined;
 }
 
 /** The enum-style series of one backend: 1 for its state, 0 for every other. */
@@ -58,6 +60,7 @@ export class KeeperMetrics implements ProbeCounters, RepairCounters {
   readonly #started: Counter<"kind">;
   readonly #finished: Counter<"kind">;
   readonly #entries: Counter<"kind">;
+  readonly #bytes: Counter<"kind">;
   readonly #duration: Histogram<"kind">;
 
   constructor(read: KeeperReadings) {
@@ -86,6 +89,12 @@ export class KeeperMetrics implements ProbeCounters, RepairCounters {
       labelNames: ["kind"],
       registers,
     });
+    this.#bytes = new Counter({
+      name: "binring_keeper_repair_bytes_copied_total",
+      help: "UTF-8 bytes of the bins, keys and values of the entries repairs and fills copied, counted when each attempt ends",
+      labelNames: ["kind"],
+      registers,
+    });
     this.#duration = new Histogram({
       name: "binring_keeper_repair_duration_seconds",
       help: "Time from the fence to the intent marked done, per finished repair or fill",
@@ -98,6 +107,7 @@ export class KeeperMetrics implements ProbeCounters, RepairCounters {
       this.#started.inc({ kind }, 0);
       this.#finished.inc({ kind }, 0);
       this.#entries.inc({ kind }, 0);
+      this.#bytes.inc({ kind }, 0);
       this.#duration.zero({ kind });
     }
     for (const { address } of read.states()) this.#misses.inc({ backend: address }, 0);
@@ -146,6 +156,18 @@ export class KeeperMetrics implements ProbeCounters, RepairCounters {
       },
     });
     new Gauge({
+      name: "binring_keeper_intent_log_entries",
+      help: "Elements of the keeper log at this keeper's last read of it: intents recorded, and marks of intents done",
+      labelNames: ["list"],
+      registers,
+      collect() {
+        const log = read.intentLog();
+        if (!log) return;
+        this.set({ list: "intents" }, log.intents);
+        this.set({ list: "done" }, log.done);
+      },
+    });
+    new Gauge({
       name: "binring_keeper_repair_progress_ratio",
       help: "Copy tasks done of those planned, of the repair or fill running now (no series while none runs)",
       labelNames: ["kind", "backend"],
@@ -172,7 +194,8 @@ export class KeeperMetrics implements ProbeCounters, RepairCounters {
     this.#duration.observe({ kind }, seconds);
   }
 
-  copied(kind: RepairKind, entries: number): void {
+  copied(kind: RepairKind, entries: number, bytes: number): void {
     if (entries > 0) this.#entries.inc({ kind }, entries);
+    if (bytes > 0) this.#bytes.inc({ kind }, bytes);
   }
 }

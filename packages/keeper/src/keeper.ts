@@ -141,6 +141,7 @@ export class Keeper {
       epoch: () => state.view.epoch,
       running: () => this.#runner.running,
       queued: () => this.#runner.queued.length,
+      intentLog: () => this.#recovery.lastRead,
     });
     this.#witness = new LeaseWitness(state);
     this.#clocks = new ClockSync(state, () => void this.#beats.round());

@@ -96,7 +96,7 @@ export class RepairRunner {
           await state.clock.sleep(RETRY_PAUSE_MS);
           continue;
         }
-        const progress: CopyProgress = { entriesCopied: 0, tasksDone: 0, tasksTotal: 0 };
+        const progress: CopyProgress = { entriesCopied: 0, bytesCopied: 0, tasksDone: 0, tasksTotal: 0 };
         this.#running = { job, startedAt: state.clock.now(), progress };
         this.counters.started(job.kind);
         try {
@@ -113,7 +113,7 @@ export class RepairRunner {
           );
           this.#jobs.push({ ...job, attempts: job.attempts + 1 });
         } finally {
-          this.counters.copied(job.kind, progress.entriesCopied);
+          this.counters.copied(job.kind, progress.entriesCopied, progress.bytesCopied);
           this.#running = undefined;
         }
       }

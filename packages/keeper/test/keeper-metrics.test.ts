@@ -15,9 +15,9 @@ describe("stateSeries", () => {
 
 describe("progressRatio", () => {
   it("is 0 before any task is planned, then tasks done of planned", () => {
-    expect(progressRatio({ entriesCopied: 0, tasksDone: 0, tasksTotal: 0 })).toBe(0);
-    expect(progressRatio({ entriesCopied: 10, tasksDone: 1, tasksTotal: 4 })).toBe(0.25);
-    expect(progressRatio({ entriesCopied: 10, tasksDone: 4, tasksTotal: 4 })).toBe(1);
+    expect(progressRatio({ entriesCopied: 0, bytesCopied: 0, tasksDone: 0, tasksTotal: 0 })).toBe(0);
+    expect(progressRatio({ entriesCopied: 10, bytesCopied: 90, tasksDone: 1, tasksTotal: 4 })).toBe(0.25);
+    expect(progressRatio({ entriesCopied: 10, bytesCopied: 90, tasksDone: 4, tasksTotal: 4 })).toBe(1);
   });
 });
 
@@ -76,10 +76,19 @@ describe("a keeper's registry", () => {
     );
     expect(value(after, "binring_keeper_repairs_finished_total", { kind: "repair" })).toBe(1);
     expect(value(after, "binring_keeper_repair_entries_copied_total", { kind: "repair" })).toBeGreaterThan(0);
+    // Every entry carries its bin, key and value: more bytes than entries.
+    expect(value(after, "binring_keeper_repair_bytes_copied_total", { kind: "repair" })).toBeGreaterThan(
+      value(after, "binring_keeper_repair_entries_copied_total", { kind: "repair" })!,
+    );
     expect(value(after, "binring_keeper_repair_duration_seconds_count", { kind: "repair" })).toBe(1);
     expect(value(after, "binring_keeper_view_epoch")).toBeGreaterThan(
       value(before, "binring_keeper_view_epoch")!,
     );
+    // The log is read again every few rounds: then it holds the repair's intent and its done mark.
+    await w.clock.advance(15_000);
+    const later = await keeper.metrics.registry.getMetricsAsJSON();
+    expect(value(later, "binring_keeper_intent_log_entries", { list: "intents" })).toBeGreaterThanOrEqual(1);
+    expect(value(later, "binring_keeper_intent_log_entries", { list: "done" })).toBeGreaterThanOrEqual(1);
   });
 
   it("is the keeper's own: two keepers in one process keep their series apart", async () => {
