@@ -38,8 +38,10 @@ import {
   stampToWire,
   toOperationError,
   toServiceError,
+  Undecodable,
   utf8Bound,
   wireToBigint,
+  withTolerantDecoding,
 } from "@binring/core";
 import type * as grpc from "@grpc/grpc-js";
 import type { Logger } from "pino";
@@ -124,6 +126,11 @@ function callTarget(target: Target__Output | null): CallTarget {
 /** Wraps an async handler body so that a throw becomes a status on the callback. */
 function unary<Req, Res>(handle: (request: Req) => Promise<Res>): grpc.handleUnaryCall<Req, Res> {
   return (call, callback) => {
+    const request: unknown = call.request;
+    if (request instanceof Undecodable) {
+      callback(toServiceError(request.error));
+      return;
+    }
     handle(call.request).then(
       (reply) => callback(null, reply),
       (error: unknown) => callback(toServiceError(error)),
@@ -160,6 +167,11 @@ export class StorageService {
         return { applied: String(entries.length), clock: bigintToWire(this.node.clock.peek()) };
       }),
       Scan: (call) => {
+        const request: unknown = call.request;
+        if (request instanceof Undecodable) {
+          call.destroy(toServiceError(request.error) as Error);
+          return;
+        }
         this.#scan(call).catch((error: unknown) => call.destroy(toServiceError(error) as Error));
       },
       Drop: unary(async (request) => ({ bins: String(await this.node.drop(request.ranges)) })),
@@ -194,7 +206,10 @@ export class StorageService {
         };
       }),
     };
-    server.addService(loadProtocol().Storage.service, this.metrics?.instrument(handlers) ?? handlers);
+    server.addService(
+      withTolerantDecoding(loadProtocol().Storage.service),
+      this.metrics?.instrument(handlers) ?? handlers,
+    );
   }
 
   #batch(operations: Operation__Output[]): Promise<OperationResult[]> {
@@ -231,7 +246,11 @@ export class StorageService {
       draining = false;
       flow();
     });
-    call.on("data", (request: BatchRequest__Output) => {
+    call.on("data", (request: BatchRequest__Output | Undecodable) => {
+      if (request instanceof Undecodable) {
+        call.emit("error", toServiceError(request.error));
+        return;
+      }
       const count = request.operations.length;
       try {
         checkOperationCount(count);

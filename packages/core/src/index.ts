@@ -63,6 +63,7 @@ export {
 } from "./stamp.js";
 export { type KeyPattern, matchesPattern, type Storage } from "./storage.js";
 export { TurnBatch } from "./turn-batch.js";
+export { Undecodable, withTolerantDecoding } from "./undecodable.js";
 export {
   CLOCK_CEILING,
   checkClock,

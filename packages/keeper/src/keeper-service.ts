@@ -1,5 +1,12 @@
 // The Keeper gRPC service: the cluster view for clients, status for operators, beats between keepers.
-import { bigintToWire, type KeeperHandlers, loadProtocol } from "@binring/core";
+import {
+  bigintToWire,
+  type KeeperHandlers,
+  loadProtocol,
+  toServiceError,
+  Undecodable,
+  withTolerantDecoding,
+} from "@binring/core";
 import type * as grpc from "@grpc/grpc-js";
 import type { Keeper } from "./keeper.js";
 import { statusToWire } from "./status-message.js";
@@ -22,8 +29,11 @@ export function addKeeperService(server: grpc.Server, keeper: Keeper): void {
       callback(null, statusToWire(keeper.status()));
     },
     Beat: (call, callback) => {
+      const request: unknown = call.request;
+      if (request instanceof Undecodable) return callback(toServiceError(request.error));
       callback(null, keeper.onBeat(call.request));
     },
   };
-  server.addService(loadProtocol().Keeper.service, handlers);
+  // GetView and Status take an empty request: bytes that do not decode as one change nothing they answer.
+  server.addService(withTolerantDecoding(loadProtocol().Keeper.service), handlers);
 }

@@ -125,7 +125,7 @@ describe("garbage on the wire", () => {
     await expectIntact();
   });
 
-  it("answers a gRPC call whose payload is not protobuf with an error status", async () => {
+  it("answers a gRPC call whose payload is not protobuf with INVALID_ARGUMENT naming the call", async () => {
     const raw = new grpc.Client(backend.address, grpc.credentials.createInsecure());
     const status = await new Promise<grpc.ServiceError | null>((resolve) => {
       raw.makeUnaryRequest(
@@ -137,10 +137,29 @@ describe("garbage on the wire", () => {
       );
     });
     raw.close();
-    expect(status?.code).toBeDefined();
-    expect(status?.code).not.toBe(grpc.status.OK);
+    expect(status?.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(status?.details).toMatch(/^Set: the request \(7 bytes\) is not a valid binring\.v1 message: /);
     await expectIntact();
     // The service definition is still the one clients use.
     expect(loadProtocol().Storage.service.Set.path).toBe("/binring.v1.Storage/Set");
+  });
+
+  it("ends a Pipe stream whose message is not protobuf with INVALID_ARGUMENT, and serves the next stream", async () => {
+    const raw = new grpc.Client(backend.address, grpc.credentials.createInsecure());
+    const status = await new Promise<grpc.ServiceError>((resolve) => {
+      const stream = raw.makeBidiStreamRequest(
+        "/binring.v1.Storage/Pipe",
+        (bytes: Buffer) => bytes,
+        (bytes: Buffer) => bytes,
+      );
+      stream.on("data", () => {});
+      stream.on("error", (error: grpc.ServiceError) => resolve(error));
+      // Field 2 (operations), length-delimited, claiming 127 bytes that never come.
+      stream.write(Buffer.from([0x12, 0x7f, 0x0a]));
+    });
+    raw.close();
+    expect(status.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(status.details).toMatch(/^Pipe: the request \(3 bytes\) is not a valid binring\.v1 message: /);
+    await expectIntact();
   });
 });

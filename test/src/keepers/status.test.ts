@@ -1,6 +1,7 @@
 // /status and `binring status` show a killed backend as dead within 3 s (with
 // production timing: a heartbeat per second, three misses) and a repair's progress.
 import { BinClient } from "@binring/client";
+import * as grpc from "@grpc/grpc-js";
 import { afterAll, expect, it } from "vitest";
 import { keeperStatus, LocalCluster, runCli, waitFor, waitForSettled } from "../support/index.js";
 
@@ -40,6 +41,22 @@ it("reports a killed backend dead within 3 s, then the repair", async () => {
   ).toBe(true);
   const json = await runCli(["status", "--config", cluster.configPath, "--json"]);
   expect(JSON.parse(json.stdout).backends).toHaveLength(4);
+
+  // A Beat that is not protobuf is the caller's error, not the keeper's: INVALID_ARGUMENT, and it keeps serving.
+  const raw = new grpc.Client(cluster.keepers[0]!, grpc.credentials.createInsecure());
+  const refused = await new Promise<grpc.ServiceError | null>((resolve) =>
+    raw.makeUnaryRequest(
+      "/binring.v1.Keeper/Beat",
+      () => Buffer.from([0x1a, 0x7f, 0x01]),
+      (bytes: Buffer) => bytes,
+      {},
+      (error) => resolve(error),
+    ),
+  );
+  raw.close();
+  expect(refused?.code).toBe(grpc.status.INVALID_ARGUMENT);
+  expect(refused?.details).toMatch(/^Beat: the request \(3 bytes\) is not a valid binring\.v1 message: /);
+  expect((await keeperStatus(http)).backends).toHaveLength(4);
   console.info(`status: dead after ${Math.round(detectionMs)} ms`);
   await client.close();
 }, 60_000);
