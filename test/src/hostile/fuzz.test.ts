@@ -45,11 +45,13 @@ it("a workload beside the fuzzer sees nothing lost or out of order, and every ba
   });
   const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
   expect(code, stderr).toBe(0);
-  const fuzz = /fuzz (\d+) calls \(answered (\d+), refused (\d+)/.exec(stderr);
+  const fuzz = /fuzz (\d+) calls \(answered (\d+), refused (\d+), internal (\d+)/.exec(stderr);
   expect(fuzz, stderr).not.toBeNull();
   console.log(`fuzz: ${fuzz![0]}); ${/\d+ operations \(ok \d+, fail \d+, unknown \d+\)/.exec(stderr)?.[0]}`);
   expect(Number(fuzz![1])).toBeGreaterThan(50);
   expect(Number(fuzz![3])).toBeGreaterThan(0);
+  // Every refusal is the caller's fault (INVALID_ARGUMENT and the like), never UNKNOWN or INTERNAL.
+  expect(Number(fuzz![4])).toBe(0);
   expect(readFileSync(join(out, "summary.md"), "utf8")).toMatch(/^# binring verification: PASS/);
   // No backend crashed, and the keeper still sees every one ready.
   for (const member of cluster.members) expect(member.backend?.child.running, member.address).toBe(true);
