@@ -5,7 +5,7 @@
 // operations, replies and scans are split into messages of about
 // MESSAGE_BUDGET_BYTES, one result never passes MAX_RESULT_BYTES, and a Pipe
 // stream stops being read while MAX_OPERATIONS_IN_FLIGHT of its operations run
-// or its replies wait on the caller's flow control.
+// or its replies wait on the caller's flow control. The sizes are counted in message-sizes.ts.
 
 import type {
   BatchReply,
@@ -23,23 +23,17 @@ import type {
 } from "@binring/core";
 import {
   bigintToWire,
-  type Entry,
   type EntryKind,
   entryFromWire,
   entryToWire,
   InvalidArgumentError,
   loadProtocol,
-  MAX_OPERATIONS_PER_MESSAGE,
-  MAX_RESULT_BYTES,
   MESSAGE_BUDGET_BYTES,
-  ReplyTooLargeError,
-  ResourceExhaustedError,
   stampFromWire,
   stampToWire,
   toOperationError,
   toServiceError,
   Undecodable,
-  utf8Bound,
   wireToBigint,
   withTolerantDecoding,
 } from "@binring/core";
@@ -47,6 +41,14 @@ import type * as grpc from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import { type BackendMetrics, operationMethod } from "./backend-metrics.js";
 import type { BackendNode, CallTarget } from "./backend-node.js";
+import {
+  byBytes,
+  capReply,
+  checkOperationCount,
+  checkResultSize,
+  entryBytes,
+  resultBytes,
+} from "./message-sizes.js";
 
 /** Entries per streamed Scan message unless the caller asks otherwise (and never past MESSAGE_BUDGET_BYTES). */
 const DEFAULT_SCAN_BATCH = 500;
@@ -55,66 +57,6 @@ const MAX_SCAN_BATCH = 10_000;
 export const MAX_OPERATIONS_IN_FLIGHT = 1024;
 /** HTTP/2 streams per connection (grpc.max_concurrent_streams). */
 export const MAX_CONCURRENT_STREAMS = 64;
-/** Room for a message's framing beside the strings counted. */
-const ITEM_OVERHEAD_BYTES = 64;
-
-/** An upper bound on the encoded size of one result. */
-function resultBytes(result: OperationResult): number {
-  if (result.get) return utf8Bound(result.get.value ?? "") + ITEM_OVERHEAD_BYTES;
-  const strings = result.listGet?.values ?? result.keys?.keys;
-  if (strings) return stringsBytes(strings);
-  return ITEM_OVERHEAD_BYTES + (result.error ? utf8Bound(result.error.message ?? "") : 0);
-}
-
-function stringsBytes(strings: readonly string[]): number {
-  let bytes = ITEM_OVERHEAD_BYTES;
-  for (const value of strings) bytes += utf8Bound(value) + 8;
-  return bytes;
-}
-
-function entryBytes(entry: Entry): number {
-  return utf8Bound(entry.bin) + utf8Bound(entry.key) + utf8Bound(entry.value) + ITEM_OVERHEAD_BYTES;
-}
-
-/** Splits items into consecutive runs of about budget bytes; an item larger than that travels alone. */
-function* byBytes<T>(items: readonly T[], size: (item: T) => number, budget: number): Generator<T[]> {
-  let start = 0;
-  let bytes = 0;
-  for (let i = 0; i < items.length; i++) {
-    const itemBytes = size(items[i]!);
-    if (i > start && bytes + itemBytes > budget) {
-      yield items.slice(start, i);
-      start = i;
-      bytes = 0;
-    }
-    bytes += itemBytes;
-  }
-  if (start === 0) yield items as T[];
-  else yield items.slice(start);
-}
-
-/** Refuses a result the caller could not be sent. */
-function checkResultSize(what: string, strings: string[]): string[] {
-  const bound = stringsBytes(strings);
-  if (bound > MAX_RESULT_BYTES) {
-    const bytes = strings.reduce((sum, value) => sum + Buffer.byteLength(value, "utf8"), 0);
-    if (bytes > MAX_RESULT_BYTES) {
-      throw new ReplyTooLargeError(
-        `${what} is ${bytes} bytes (${strings.length} items), over the largest reply of ${MAX_RESULT_BYTES} bytes; narrow it with a prefix`,
-      );
-    }
-  }
-  return strings;
-}
-
-function checkOperationCount(count: number): void {
-  if (count > MAX_OPERATIONS_PER_MESSAGE) {
-    throw new ResourceExhaustedError(
-      `a batch of ${count} operations is over the limit of ${MAX_OPERATIONS_PER_MESSAGE} per message`,
-    );
-  }
-}
-
 function callTarget(target: Target__Output | null): CallTarget {
   return {
     bin: target?.bin ?? "",
@@ -388,20 +330,4 @@ export class StorageService {
     this.logger.debug({ entries: sent, ranges: call.request.ranges.length }, "scan finished");
     call.end();
   }
-}
-
-/**
- * A unary Batch reply cannot be split: a result that would take it past
- * MAX_RESULT_BYTES is replaced by an error asking for it on its own.
- */
-function capReply(results: OperationResult[]): OperationResult[] {
-  let bytes = 0;
-  return results.map((result) => {
-    bytes += resultBytes(result);
-    if (bytes <= MAX_RESULT_BYTES) return result;
-    const error = new ReplyTooLargeError(
-      `this result would take the Batch reply past ${MAX_RESULT_BYTES} bytes; ask for it in a smaller batch`,
-    );
-    return { error: toOperationError(error) };
-  });
 }
