@@ -13,10 +13,8 @@ import {
 
 /**
  * - "fatal": the request itself is bad, or passes a limit (a full list, a
- *   reply too large), or a replica is far behind the write's clock (it
- *   catches up through keeper clock sync within a second; a write held
- *   mid-chain that long widens every window between its copies, so it fails
- *   at once instead, of unknown outcome if another replica took it).
+ *   reply too large), or a replica stays far behind the write's clock after
+ *   the writer raised it (write-path.ts `applyCatchingUp`).
  * - "gone": the replica certainly serves no reads now (nothing listens on its
  *   port, or its store failed and it revoked its own readiness): a write may
  *   skip it, because whatever comes back there must be refilled before it is

@@ -6,7 +6,9 @@
 // is acknowledged once every live replica has it (docs/ARCHITECTURE.md, "Write path").
 import {
   bigintToWire,
+  ClockBehindError,
   checkTransportable,
+  MAX_CLOCK_JUMP,
   type Operation,
   type OperationResult__Output,
   type Stamp,
@@ -72,7 +74,8 @@ export async function writeToReplicas(
       for (const address of writeOrder(replicas, session.sabotage)) {
         if (applied.has(address)) continue;
         entry.target = session.target(bin, false);
-        const reply = (await applyOn(session, address, { [kind]: entry })).write!;
+        const reply = (await applyCatchingUp(session, address, bin, { [kind]: entry }, stamp.clock, deadline))
+          .write!;
         applied.set(address, reply);
         if (reply.superseded && mustRestamp(replicas, applied)) {
           // A remove of this value, stamped above this append, got here first and did not count
@@ -99,6 +102,53 @@ export async function writeToReplicas(
     }
     if (session.time.now() >= deadline) throw gaveUpError("write", bin, session.callTimeoutMs, lastError);
     await Promise.all([session.time.sleep(retryPauseMs(attempt)), session.view.refresh()]);
+  }
+}
+
+/**
+ * Applies the entry on one replica. A replica whose clock is more than the
+ * jump window (core/value-bounds.ts) below the stamp refuses it as "clock
+ * behind": it came back on an empty store and keeper clock sync has not
+ * reached it yet. The writer raises that clock itself, one window at a time,
+ * and applies again at once: a write that stopped here would stay on the
+ * replicas after this one only, where no fill or repair of a live replica
+ * would ever bring it (HAZARDS.md 18).
+ */
+async function applyCatchingUp(
+  session: ClientSession,
+  address: string,
+  bin: string,
+  operation: Operation,
+  stampClock: bigint,
+  deadline: number,
+): Promise<OperationResult__Output> {
+  try {
+    return await applyOn(session, address, operation);
+  } catch (error) {
+    if (!(error instanceof ClockBehindError)) throw error;
+    await raiseClockBelow(session, address, bin, stampClock, deadline, error);
+    return applyOn(session, address, operation);
+  }
+}
+
+/** Raises a replica's clock until `clock` is within its jump window; gives up with `behind` at the deadline. */
+async function raiseClockBelow(
+  session: ClientSession,
+  address: string,
+  bin: string,
+  clock: bigint,
+  deadline: number,
+  behind: ClockBehindError,
+): Promise<void> {
+  let atLeast = 0n;
+  for (;;) {
+    const reply = await applyOn(session, address, {
+      clock: { target: session.target(bin, false), atLeast: bigintToWire(atLeast), raiseOnly: true },
+    });
+    const reached = wireToBigint(reply.clock?.clock);
+    if (clock <= reached + MAX_CLOCK_JUMP) return;
+    if (session.time.now() >= deadline) throw behind;
+    atLeast = reached + MAX_CLOCK_JUMP;
   }
 }
 

@@ -1,6 +1,6 @@
 // The write path on fake replicas (write-path.ts): which replicas a write may
 // skip, which it waits for, restamping, and when it gives up.
-import { ListFullError, OutcomeUnknownError, TimeoutError } from "@binring/core";
+import { ListFullError, MAX_CLOCK_JUMP, OutcomeUnknownError, TimeoutError } from "@binring/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { binOnFakes, CALL_TIMEOUT_MS } from "./support/bin-on-fakes.js";
 import { BACKEND_CALL_TIMEOUT_MS, type FakeReplica } from "./support/fake-replicas.js";
@@ -92,6 +92,22 @@ describe("an append a remove of its value got ahead of", () => {
     expect(transport.callsTo(primary.address, "listAppend")).toHaveLength(1);
     for (const replica of [primary, backup1, backup2]) expect(replica.lists.get("k")).toEqual(["v"]);
     expect(primary.clock).toBeGreaterThan(51n);
+  });
+});
+
+describe("a write reaching a replica whose clock is far behind its stamp", () => {
+  it("raises that clock one window at a time and applies the write there and on the primary", async () => {
+    const { bin, primary, backup1, backup2, transport } = setup();
+    const cluster = 5n * MAX_CLOCK_JUMP + 7n;
+    primary.clock = cluster;
+    backup2.clock = cluster;
+    // backup1 came back on an empty store; keeper clock sync has not reached it.
+    backup1.clock = 3n;
+    await bin.listAppend("k", "v");
+    for (const replica of [primary, backup1, backup2]) expect(replica.lists.get("k")).toEqual(["v"]);
+    expect(backup1.clock).toBeGreaterThan(cluster);
+    // One read of its clock, then four raises of one window each.
+    expect(transport.callsTo(backup1.address, "clock")).toHaveLength(6);
   });
 });
 

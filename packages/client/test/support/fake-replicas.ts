@@ -1,12 +1,14 @@
 // In-memory replicas behind a ReplicaTransport, each of which can be made to
 // hang (paused), refuse connections (gone), fail its store, answer not ready,
-// fence calls by a newer epoch, or answer appends superseded (a remove of the
+// fence calls by a newer epoch, refuse stamps far above its clock, or answer appends superseded (a remove of the
 // value got there first). Calls fail as BackendChannel fails them: with the
 // error classes of @binring/core, and with TimeoutError when a replica does
 // not answer within the per-call deadline.
 import {
+  ClockBehindError,
   ConnectionRefusedError,
   ListFullError,
+  MAX_CLOCK_JUMP,
   NotReadyError,
   type Operation,
   type OperationResult__Output,
@@ -74,6 +76,7 @@ export class FakeReplica {
     }
     if (operation.clock) {
       const atLeast = fromWire(operation.clock.atLeast);
+      if (operation.clock.raiseOnly) this.#checkCaughtUp(atLeast);
       const ticked = operation.clock.raiseOnly ? this.clock : this.clock + 1n;
       this.clock = ticked > atLeast ? ticked : atLeast;
       return { result: "clock", clock: { clock: this.clock.toString() } };
@@ -84,7 +87,17 @@ export class FakeReplica {
     throw new Error(`the fake replica does not model ${Object.keys(operation).join(", ")}`);
   }
 
+  /** As a backend does (persistent-clock.ts): a clock a writer drew elsewhere may be at most the jump window ahead. */
+  #checkCaughtUp(clock: bigint): void {
+    if (clock > this.clock + MAX_CLOCK_JUMP) {
+      throw new ClockBehindError(
+        `clock ${clock} is more than 2^32 above ${this.address}'s clock ${this.clock}`,
+      );
+    }
+  }
+
   #append(request: SetRequest): OperationResult__Output {
+    this.#checkCaughtUp(fromWire(request.stamp?.clock));
     if (this.listsFull) throw new ListFullError(`list ${JSON.stringify(request.key)} on ${this.address}`);
     const removedAt = this.#removes.get(`${request.key}\0${request.value}`);
     if (removedAt !== undefined && fromWire(request.stamp?.clock) < removedAt) {
@@ -96,6 +109,7 @@ export class FakeReplica {
   }
 
   #write(request: SetRequest, store: () => void): OperationResult__Output {
+    this.#checkCaughtUp(fromWire(request.stamp?.clock));
     store();
     // A backend's clock is always past every stamp it stores.
     const stamped = fromWire(request.stamp?.clock) + 1n;
