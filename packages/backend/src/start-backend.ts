@@ -1,6 +1,14 @@
 // Starts a backend: a store engine, a BackendNode and the gRPC server on one
 // address. Used by `binring backend` and directly by tests and embedders.
-import { InvalidArgumentError, type Limits, MAX_MESSAGE_BYTES, parseLimits } from "@binring/core";
+import {
+  InvalidArgumentError,
+  type Limits,
+  MAX_MESSAGE_BYTES,
+  parseLimits,
+  securedServerOptions,
+  serverCredentials,
+  type TlsFiles,
+} from "@binring/core";
 import * as grpc from "@grpc/grpc-js";
 import { type Logger, pino } from "pino";
 import { BackendMetrics } from "./backend-metrics.js";
@@ -45,6 +53,8 @@ export interface BackendOptions {
   tombstoneTtlMs?: number;
   /** @default a silent logger */
   logger?: Logger;
+  /** Mutual TLS with the backend certificate; callers are admitted by role (core/transport-security.ts). @default plaintext */
+  tls?: TlsFiles;
 }
 
 export interface RunningBackend {
@@ -88,6 +98,7 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
   metrics?.watch(node);
   engine.onReset((reason) => logger.warn({ reason }, "store restarted: not ready until refilled"));
   const server = new grpc.Server({
+    ...securedServerOptions(options.tls),
     "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
     "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
     // Streams per HTTP/2 connection: with MAX_OPERATIONS_IN_FLIGHT per stream, this caps what one connection can start.
@@ -96,7 +107,7 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
   new StorageService(node, logger, metrics).addToServer(server);
   const host = options.listen.slice(0, options.listen.lastIndexOf(":"));
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(options.listen, grpc.ServerCredentials.createInsecure(), (error, bound) =>
+    server.bindAsync(options.listen, serverCredentials(options.tls), (error, bound) =>
       error ? reject(error) : resolve(bound),
     );
   });
@@ -111,7 +122,13 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
   const sweeper = new TombstoneSweeper(engine, tombstoneTtlMs, logger);
   sweeper.start();
   logger.info(
-    { address, http: http?.address, incarnation: node.incarnation, store: options.store.engine },
+    {
+      address,
+      http: http?.address,
+      incarnation: node.incarnation,
+      store: options.store.engine,
+      tls: options.tls !== undefined,
+    },
     "backend listening",
   );
   return {

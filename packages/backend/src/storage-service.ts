@@ -17,6 +17,7 @@ import type {
   OperationResult,
   PatternRequest__Output,
   SetRequest__Output,
+  StorageControlHandlers,
   StorageHandlers,
   Target__Output,
   WriteReply,
@@ -102,6 +103,8 @@ export class StorageService {
         return { results: capReply(await this.#batch(request.operations)) };
       }),
       Pipe: (call) => this.#pipe(call),
+    };
+    const control: StorageControlHandlers = {
       Apply: unary(async (request) => {
         const entries = request.entries.map((entry, i) => entryFromWire(entry, `entries[${i}]`));
         this.metrics?.applied(entries.length);
@@ -151,6 +154,10 @@ export class StorageService {
     server.addService(
       withTolerantDecoding(loadProtocol().Storage.service),
       this.metrics?.instrument(handlers) ?? handlers,
+    );
+    server.addService(
+      withTolerantDecoding(loadProtocol().StorageControl.service),
+      this.metrics?.instrument(control) ?? control,
     );
   }
 

@@ -3,6 +3,7 @@
 import type { Command } from "./command.js";
 import { BACKEND, backendCommand } from "./commands/backend.js";
 import { BENCH, benchCommand } from "./commands/bench.js";
+import { CERTS, certsCommand } from "./commands/certs.js";
 import { CHAOS, chaosCommand } from "./commands/chaos.js";
 import { CLUSTER_FILE, clusterFileCommand } from "./commands/cluster-file.js";
 import { DATA } from "./commands/data.js";
@@ -21,4 +22,5 @@ export const COMMANDS: readonly Command[] = [
   { ...BACKEND, run: backendCommand },
   { ...KEEPER, run: keeperCommand },
   { ...CLUSTER_FILE, run: clusterFileCommand },
+  { ...CERTS, run: certsCommand },
 ];

@@ -15,6 +15,7 @@ import {
   type BinringError,
   bigintToWire,
   ConnectionRefusedError,
+  clientSecurity,
   type Entry,
   entryFromWire,
   entryToWire,
@@ -29,7 +30,9 @@ import {
   type Operation,
   type OperationResult__Output,
   type RingRange,
+  type StorageControlClient,
   TimeoutError,
+  type TlsFiles,
   TurnBatch,
   UnavailableError,
   utf8Bound,
@@ -45,6 +48,8 @@ export interface BackendChannelOptions {
   maxBatchSize?: number;
   /** Longest operations wait for the batch in flight to be answered before they are sent anyway. @default 50 */
   maxHoldMs?: number;
+  /** Mutual TLS: the certificate to present and the CA to trust. @default plaintext */
+  tls?: TlsFiles;
 }
 
 const CHANNEL_OPTIONS: grpc.ChannelOptions = {
@@ -85,6 +90,8 @@ interface InFlightBatch {
 
 export class BackendChannel {
   readonly #client: WireStorageClient;
+  /** Replication, repair and readiness calls (keepers only), on the same connection. */
+  readonly #control: StorageControlClient;
   readonly #callTimeoutMs: number;
   readonly #maxBatchSize: number;
   readonly #queue: TurnBatch<PendingOperation>;
@@ -100,9 +107,15 @@ export class BackendChannel {
     readonly address: string,
     options: BackendChannelOptions = {},
   ) {
-    const Storage = loadProtocol().Storage;
+    const { Storage, StorageControl } = loadProtocol();
+    const security = clientSecurity(options.tls, "backend");
+    const channelOptions = { ...CHANNEL_OPTIONS, ...security.options };
     // grpc-js connects lazily: creating the client never fails, even if the backend is not up yet.
-    this.#client = new Storage(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
+    this.#client = new Storage(address, security.credentials, channelOptions);
+    this.#control = new StorageControl(address, security.credentials, {
+      ...channelOptions,
+      channelOverride: this.#client.getChannel(),
+    });
     this.#callTimeoutMs = options.callTimeoutMs ?? 10_000;
     this.#maxBatchSize = Math.min(options.maxBatchSize ?? 512, MAX_OPERATIONS_PER_MESSAGE);
     this.#queue = new TurnBatch((queue) => this.#sendInBatches(queue), {
@@ -214,7 +227,7 @@ export class BackendChannel {
   /** Idempotent apply of stamped entries; returns the backend's clock afterwards. */
   apply(entries: readonly Entry[], epoch: bigint, timeoutMs?: number): Promise<bigint> {
     return new Promise((resolve, reject) => {
-      this.#client.Apply(
+      this.#control.Apply(
         { entries: entries.map(entryToWire), epoch: bigintToWire(epoch) },
         { deadline: this.#deadline(timeoutMs) },
         (error, reply) =>
@@ -225,7 +238,7 @@ export class BackendChannel {
 
   /** Streams every entry of the bins in the ranges, batch by batch. */
   async *scan(ranges: readonly RingRange[], batchSize: number, timeoutMs?: number): AsyncIterable<Entry[]> {
-    const stream = this.#client.Scan(
+    const stream = this.#control.Scan(
       { ranges: [...ranges], batchSize },
       { deadline: this.#deadline(timeoutMs) },
     );
@@ -244,7 +257,7 @@ export class BackendChannel {
 
   drop(ranges: readonly RingRange[], timeoutMs?: number): Promise<number> {
     return new Promise((resolve, reject) => {
-      this.#client.Drop({ ranges: [...ranges] }, { deadline: this.#deadline(timeoutMs) }, (error, reply) =>
+      this.#control.Drop({ ranges: [...ranges] }, { deadline: this.#deadline(timeoutMs) }, (error, reply) =>
         error || !reply ? reject(this.#failure(error)) : resolve(Number(reply.bins)),
       );
     });
@@ -253,7 +266,7 @@ export class BackendChannel {
   /** Empties the backend if it is still `incarnation` and not ready; resolves with the incarnation after. */
   empty(incarnation: string, timeoutMs?: number): Promise<{ bins: number; incarnation: string }> {
     return new Promise((resolve, reject) => {
-      this.#client.Empty({ incarnation }, { deadline: this.#deadline(timeoutMs) }, (error, reply) =>
+      this.#control.Empty({ incarnation }, { deadline: this.#deadline(timeoutMs) }, (error, reply) =>
         error || !reply
           ? reject(this.#failure(error))
           : resolve({ bins: Number(reply.bins), incarnation: reply.incarnation }),
@@ -263,7 +276,7 @@ export class BackendChannel {
 
   heartbeat(request: HeartbeatRequest, timeoutMs?: number): Promise<HeartbeatReply__Output> {
     return new Promise((resolve, reject) => {
-      this.#client.Heartbeat(request, { deadline: this.#deadline(timeoutMs) }, (error, reply) =>
+      this.#control.Heartbeat(request, { deadline: this.#deadline(timeoutMs) }, (error, reply) =>
         error || !reply ? reject(this.#failure(error)) : resolve(reply),
       );
     });

@@ -4,6 +4,7 @@
 // This class wires a session to the real backends and keepers; the paths
 // themselves are in read-path.ts and write-path.ts.
 import { readFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import {
   type ClusterConfig,
   checkBinName,
@@ -13,6 +14,7 @@ import {
   parseClusterConfig,
   ringMembers,
   ringPoint,
+  type TlsFiles,
 } from "@binring/core";
 import { type Logger, pino } from "pino";
 import type { Registry } from "prom-client";
@@ -42,6 +44,11 @@ export interface BinClientOptions {
   viewRefreshMs?: number;
   /** @default a silent logger */
   logger?: Logger;
+  /**
+   * Mutual TLS: the CA to trust and the client certificate and key to present
+   * (PEM file paths), for every call to backends and keepers. @default plaintext
+   */
+  tls?: TlsFiles;
   /**
    * A prom-client Registry of the application's to put this client's
    * metrics on (binring_client_*: calls by operation and outcome, latency,
@@ -75,7 +82,11 @@ export class BinClient {
     const sabotage = parseSabotage(options.unsafeSabotage);
     const logger = options.logger ?? pino({ level: "silent" });
     this.ring = new HashRing(ringMembers(config.backends, config.zones));
-    this.#transport = new ChannelTransport(config.backends, options.backendCallTimeoutMs ?? 2000);
+    this.#transport = new ChannelTransport(
+      config.backends,
+      options.backendCallTimeoutMs ?? 2000,
+      options.tls,
+    );
     this.#reachability = new Reachability({
       probeIntervalMs: options.probeIntervalMs ?? 1000,
       probe: (address) => this.#transport.probe(address),
@@ -84,6 +95,7 @@ export class BinClient {
     this.reachability = this.#reachability;
     this.#view = new ClusterView({
       keepers: config.keepers,
+      tls: options.tls,
       refreshIntervalMs: options.viewRefreshMs ?? 2000,
       minRefreshGapMs: 100,
       logger,
@@ -124,7 +136,7 @@ export class BinClient {
     } catch (error) {
       throw new InvalidArgumentError(`cannot read cluster file ${path}: ${(error as Error).message}`);
     }
-    const config: ClusterConfig = parseClusterConfig(raw, path);
+    const config: ClusterConfig = parseClusterConfig(raw, path, dirname(path));
     return new BinClient({
       ...options,
       ...config,

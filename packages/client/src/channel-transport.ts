@@ -1,6 +1,11 @@
 // The production ReplicaTransport: one BackendChannel per backend of the
 // cluster, created up front (they connect lazily).
-import { InvalidArgumentError, type Operation, type OperationResult__Output } from "@binring/core";
+import {
+  InvalidArgumentError,
+  type Operation,
+  type OperationResult__Output,
+  type TlsFiles,
+} from "@binring/core";
 import { BackendChannel } from "./backend-channel.js";
 import { refusesConnections } from "./connection-probe.js";
 import type { ReplicaTransport } from "./replica-transport.js";
@@ -11,9 +16,9 @@ const PROBE_TIMEOUT_MS = 1000;
 export class ChannelTransport implements ReplicaTransport {
   readonly #channels = new Map<string, BackendChannel>();
 
-  constructor(backends: readonly string[], backendCallTimeoutMs: number) {
+  constructor(backends: readonly string[], backendCallTimeoutMs: number, tls?: TlsFiles) {
     for (const address of backends) {
-      this.#channels.set(address, new BackendChannel(address, { callTimeoutMs: backendCallTimeoutMs }));
+      this.#channels.set(address, new BackendChannel(address, { callTimeoutMs: backendCallTimeoutMs, tls }));
     }
   }
 

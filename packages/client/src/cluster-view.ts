@@ -2,12 +2,20 @@
 // which of those are still being repaired), and the epoch of that view. Refreshed from any reachable keeper every few seconds and
 // at once (rate-limited) when a call fails; without keepers it stays empty and
 // the client works from its own reachability table.
-import { type ClusterView__Output, type KeeperClient, loadProtocol, wireToBigint } from "@binring/core";
-import * as grpc from "@grpc/grpc-js";
+import {
+  type ClusterView__Output,
+  clientSecurity,
+  type KeeperClient,
+  loadProtocol,
+  type TlsFiles,
+  wireToBigint,
+} from "@binring/core";
 import type { Logger } from "pino";
 
 export interface ClusterViewOptions {
   keepers: string[];
+  /** @default plaintext */
+  tls?: TlsFiles;
   /** Called with the backends a newer view shows alive. */
   onNewerView(alive: string[]): void;
   /** @default 2000 */
@@ -32,9 +40,11 @@ export class ClusterView {
 
   constructor(private readonly options: ClusterViewOptions) {
     const Keeper = loadProtocol().Keeper;
+    const security = clientSecurity(options.tls, "keeper");
     this.#keepers = options.keepers.map(
       (address) =>
-        new Keeper(address, grpc.credentials.createInsecure(), {
+        new Keeper(address, security.credentials, {
+          ...security.options,
           "grpc.initial_reconnect_backoff_ms": 100,
           "grpc.max_reconnect_backoff_ms": 1000,
         }),

@@ -6,6 +6,7 @@ import {
   ListFullError,
   NotReadyError,
   OutOfRangeError,
+  PermissionDeniedError,
   ReplyTooLargeError,
   StaleEpochError,
   StoreUnavailableError,
@@ -13,7 +14,7 @@ import {
 
 /**
  * - "fatal": the request itself is bad, or passes a limit (a full list, a
- *   reply too large), or a replica stays far behind the write's clock after
+ *   reply too large), or the caller's certificate does not allow the call, or a replica stays far behind the write's clock after
  *   the writer raised it (write-path.ts `applyCatchingUp`).
  * - "gone": the replica certainly serves no reads now (nothing listens on its
  *   port, or its store failed and it revoked its own readiness): a write may
@@ -36,6 +37,7 @@ export function classifyFailure(error: unknown): FailureKind {
     error instanceof OutOfRangeError ||
     error instanceof ListFullError ||
     error instanceof ReplyTooLargeError ||
+    error instanceof PermissionDeniedError ||
     error instanceof ClockBehindError
   )
     return "fatal";

@@ -4,13 +4,14 @@
 // order are kept, and what the proto leaves empty is null or left out there.
 import {
   type BackendState__Output,
+  clientSecurity,
   loadProtocol,
   type StatusBackend__Output,
   type StatusRepair__Output,
   type StatusReply__Output,
+  type TlsFiles,
   wireToBigint,
 } from "@binring/core";
-import * as grpc from "@grpc/grpc-js";
 
 /** A backend's state as a keeper reports it. */
 export type BackendHealth = "unknown" | "ready" | "suspect" | "dead" | "filling";
@@ -166,8 +167,10 @@ export const KEEPER_STATUS_TIMEOUT_MS = 3000;
 export function fetchKeeperStatus(
   address: string,
   timeoutMs = KEEPER_STATUS_TIMEOUT_MS,
+  tls?: TlsFiles,
 ): Promise<KeeperStatus> {
-  const client = new (loadProtocol().Keeper)(address, grpc.credentials.createInsecure());
+  const security = clientSecurity(tls, "keeper");
+  const client = new (loadProtocol().Keeper)(address, security.credentials, security.options);
   return new Promise((resolve, reject) => {
     client.Status({}, { deadline: new Date(Date.now() + timeoutMs) }, (error, reply) => {
       client.close();

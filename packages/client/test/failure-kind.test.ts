@@ -9,6 +9,7 @@ import {
   errorFromStatus,
   loadProtocol,
   NotReadyError,
+  PermissionDeniedError,
   StaleEpochError,
   StatusCode,
   StoreUnavailableError,
@@ -61,6 +62,7 @@ describe("classifyFailure", () => {
 
   it("keeps the other classes' kinds", () => {
     expect(classifyFailure(new NotReadyError("filling"))).toBe("not-ready");
+    expect(classifyFailure(new PermissionDeniedError("a client certificate"))).toBe("fatal");
     expect(classifyFailure(new StoreUnavailableError("redis: ECONNRESET"))).toBe("gone");
     expect(classifyFailure(new TimeoutError("slow"))).toBe("retry");
   });
@@ -69,7 +71,7 @@ describe("classifyFailure", () => {
 describe("BackendChannel to a server that fails calls", () => {
   it("rebuilds a unary call's error class and a stale view's epochs from the trailers", async () => {
     const server = new grpc.Server();
-    server.addService(loadProtocol().Storage.service, {
+    server.addService(loadProtocol().StorageControl.service, {
       Drop: (_call: unknown, callback: grpc.sendUnaryData<never>) =>
         callback(toServiceError(new StoreUnavailableError("the store went away"))),
       Heartbeat: (_call: unknown, callback: grpc.sendUnaryData<never>) =>

@@ -1,6 +1,8 @@
 // The cluster file (binring.json): which backends and keepers make the
 // cluster, plus optional settings. Validated on load, naming the bad field.
+import { isAbsolute, resolve } from "node:path";
 import { InvalidArgumentError } from "./errors.js";
+import type { TlsFiles } from "./transport-security.js";
 
 export interface ClusterConfig {
   /** Backend addresses (host:port), in any order: placement hashes them. */
@@ -15,6 +17,11 @@ export interface ClusterConfig {
    * share the zone "". @default {} (zone-blind placement)
    */
   zones?: Record<string, string>;
+  /**
+   * Mutual TLS: the CA to trust and the certificate and key to present (PEM
+   * files; relative paths are relative to the cluster file). @default plaintext
+   */
+  tls?: TlsFiles;
 }
 
 /** The ring members of a cluster: each backend with its zone, if any. */
@@ -59,8 +66,26 @@ function zones(source: string, value: unknown, backends: string[]): Record<strin
   return result;
 }
 
-/** Checks a parsed cluster file; `source` names it in errors (a path). */
-export function parseClusterConfig(raw: unknown, source = "cluster config"): ClusterConfig {
+function tlsFiles(source: string, value: unknown, baseDir: string): TlsFiles {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    fail(source, `"tls" must be an object with "ca", "cert" and "key" file paths`);
+  }
+  const record = value as Record<string, unknown>;
+  const file = (field: "ca" | "cert" | "key"): string => {
+    const path = record[field];
+    if (typeof path !== "string" || path === "") {
+      fail(source, `"tls.${field}" must be a file path, got ${JSON.stringify(path)}`);
+    }
+    return isAbsolute(path) ? path : resolve(baseDir, path);
+  };
+  return { ca: file("ca"), cert: file("cert"), key: file("key") };
+}
+
+/**
+ * Checks a parsed cluster file; `source` names it in errors (a path), and
+ * relative TLS paths are resolved against `baseDir` (the file's directory).
+ */
+export function parseClusterConfig(raw: unknown, source = "cluster config", baseDir = "."): ClusterConfig {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) fail(source, "must be a JSON object");
   const record = raw as Record<string, unknown>;
   const config: ClusterConfig = {
@@ -75,5 +100,6 @@ export function parseClusterConfig(raw: unknown, source = "cluster config"): Clu
     config.callTimeoutMs = timeout;
   }
   if (record.zones !== undefined) config.zones = zones(source, record.zones, config.backends);
+  if (record.tls !== undefined) config.tls = tlsFiles(source, record.tls, baseDir);
   return config;
 }

@@ -7,6 +7,7 @@ import type { ErrorReason__Output as ErrorReason } from "./generated/binring/v1/
 export const StatusCode = {
   INVALID_ARGUMENT: 3,
   DEADLINE_EXCEEDED: 4,
+  PERMISSION_DENIED: 7,
   RESOURCE_EXHAUSTED: 8,
   FAILED_PRECONDITION: 9,
   OUT_OF_RANGE: 11,
@@ -40,6 +41,16 @@ export class InvalidArgumentError extends BinringError {
   static override readonly reason: ErrorReason = "ERROR_REASON_INVALID_ARGUMENT";
   constructor(message: string, options?: ErrorOptions) {
     super(message, StatusCode.INVALID_ARGUMENT, options);
+  }
+}
+
+/**
+ * The caller's certificate does not carry a role allowed to make the call (a
+ * client calling a keeper-only call). Retrying will not help.
+ */
+export class PermissionDeniedError extends BinringError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, StatusCode.PERMISSION_DENIED, options);
   }
 }
 
@@ -219,6 +230,7 @@ const BY_REASON: ReadonlyMap<ErrorReason, ErrorClass> = new Map(
 const BY_CODE: Readonly<Record<number, ErrorClass>> = {
   [StatusCode.INVALID_ARGUMENT]: InvalidArgumentError,
   [StatusCode.DEADLINE_EXCEEDED]: TimeoutError,
+  [StatusCode.PERMISSION_DENIED]: PermissionDeniedError,
   [StatusCode.RESOURCE_EXHAUSTED]: ResourceExhaustedError,
   [StatusCode.OUT_OF_RANGE]: OutOfRangeError,
   [StatusCode.UNAVAILABLE]: UnavailableError,

@@ -1,6 +1,7 @@
 // @binring/core: the parts every other package shares — the entry model,
-// stamps, limits, errors, the hash ring and the wire contract. Pure: no
-// sockets, and no files but the protos it loads from its own package.
+// stamps, limits, errors, the hash ring, the wire contract and its transport
+// security. No sockets; the only files it reads are the protos of its own
+// package and the TLS files a caller names.
 
 export { type ClusterConfig, parseClusterConfig, ringMembers } from "./cluster-config.js";
 export type { ApplyOutcome, Entry, EntryKind } from "./entry.js";
@@ -16,6 +17,7 @@ export {
   NotReadyError,
   OutcomeUnknownError,
   OutOfRangeError,
+  PermissionDeniedError,
   ReplyTooLargeError,
   ResourceExhaustedError,
   StaleEpochError,
@@ -62,6 +64,21 @@ export {
   type Stamp,
 } from "./stamp.js";
 export { type KeyPattern, matchesPattern, type Storage } from "./storage.js";
+export {
+  clientSecurity,
+  denialOf,
+  ROLES,
+  type Role,
+  roleFiles,
+  roleGuard,
+  SERVICE_ROLES,
+  type ServicePolicy,
+  securedServerOptions,
+  serverCredentials,
+  type TlsFiles,
+  TlsIdentity,
+  tlsIdentity,
+} from "./transport-security.js";
 export { TurnBatch } from "./turn-batch.js";
 export { Undecodable, withTolerantDecoding } from "./undecodable.js";
 export {

@@ -1,6 +1,7 @@
 // The keeper's ports over gRPC: a BackendChannel per backend and a
 // PeerChannel per peer keeper.
 import { BackendChannel } from "@binring/client";
+import type { TlsFiles } from "@binring/core";
 import type { KeeperPorts } from "./keeper-ports.js";
 import { PeerChannel } from "./peer-channel.js";
 
@@ -8,14 +9,16 @@ export function grpcPorts(options: {
   backends: readonly string[];
   peers: readonly string[];
   callTimeoutMs: number;
+  /** The keeper's own certificate: every call it makes presents it. */
+  tls?: TlsFiles;
 }): KeeperPorts {
   const backends = new Map(
     options.backends.map((address) => [
       address,
-      new BackendChannel(address, { callTimeoutMs: options.callTimeoutMs }),
+      new BackendChannel(address, { callTimeoutMs: options.callTimeoutMs, tls: options.tls }),
     ]),
   );
-  const peers = new Map(options.peers.map((address) => [address, new PeerChannel(address)]));
+  const peers = new Map(options.peers.map((address) => [address, new PeerChannel(address, options.tls)]));
   return {
     backend: (address) => found(backends, address, "backend"),
     peer: (address) => found(peers, address, "keeper"),

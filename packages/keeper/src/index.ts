@@ -6,6 +6,7 @@ export { type ClusterViewSnapshot, Keeper, type KeeperOptions, type ViewEntry } 
 export { DEFAULT_KEEPER_TIMING, type KeeperTiming, parseKeeperTiming } from "./keeper-options.js";
 export { KeeperPeers, type PeerBeat } from "./keeper-peers.js";
 export { KEEPER_VIRTUAL_NODES, KeeperRing, MAX_KEEPERS } from "./keeper-ring.js";
+export { PeerChannel } from "./peer-channel.js";
 export { type CopyTask, type DropTask, planCopies, planDrops } from "./repair-plan.js";
 export { type PublishedState, SharedView } from "./shared-view.js";
 export { type RunningKeeper, type StartKeeperOptions, startKeeper } from "./start-keeper.js";

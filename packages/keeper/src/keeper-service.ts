@@ -1,7 +1,9 @@
-// The Keeper gRPC service: the cluster view for clients, status for operators, beats between keepers.
+// The keeper's gRPC services: the cluster view for clients and status for
+// operators (Keeper), and the beats between keepers (KeeperPeer).
 import {
   bigintToWire,
   type KeeperHandlers,
+  type KeeperPeerHandlers,
   loadProtocol,
   toServiceError,
   Undecodable,
@@ -28,6 +30,8 @@ export function addKeeperService(server: grpc.Server, keeper: Keeper): void {
     Status: (_call, callback) => {
       callback(null, statusToWire(keeper.status()));
     },
+  };
+  const peerHandlers: KeeperPeerHandlers = {
     Beat: (call, callback) => {
       const request: unknown = call.request;
       if (request instanceof Undecodable) return callback(toServiceError(request.error));
@@ -36,4 +40,5 @@ export function addKeeperService(server: grpc.Server, keeper: Keeper): void {
   };
   // GetView and Status take an empty request: bytes that do not decode as one change nothing they answer.
   server.addService(withTolerantDecoding(loadProtocol().Keeper.service), handlers);
+  server.addService(withTolerantDecoding(loadProtocol().KeeperPeer.service), peerHandlers);
 }

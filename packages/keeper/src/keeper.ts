@@ -26,7 +26,13 @@
 // (lease-witness.ts). An owner declares a backend dead only once no lease on
 // it may run.
 import type { KeeperStatus } from "@binring/client";
-import { HashRing, type KeeperBeat, type KeeperBeat__Output, ringMembers } from "@binring/core";
+import {
+  HashRing,
+  type KeeperBeat,
+  type KeeperBeat__Output,
+  ringMembers,
+  type TlsFiles,
+} from "@binring/core";
 import { type Logger, pino } from "pino";
 import { BackendHealth, type HealthState } from "./backend-health.js";
 import { ClockSync } from "./clock-sync.js";
@@ -63,6 +69,8 @@ export interface KeeperOptions {
   logger?: Logger;
   /** How it reaches backends and peers. @default over gRPC */
   ports?: KeeperPorts;
+  /** The keeper's certificate, presented on every call to backends and peers. @default plaintext */
+  tls?: TlsFiles;
   /** @default the system clock */
   clock?: KeeperClock;
 }
@@ -116,6 +124,7 @@ export class Keeper {
         backends: options.backends,
         peers: peers.addresses,
         callTimeoutMs: timing.probeTimeoutMs,
+        tls: options.tls,
       });
     const health = new Map(
       options.backends.map((address) => [address, new BackendHealth(address, logger, now)]),

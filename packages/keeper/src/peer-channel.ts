@@ -1,12 +1,23 @@
 // One connection to another keeper, for beats.
-import { type KeeperBeat, type KeeperBeat__Output, type KeeperClient, loadProtocol } from "@binring/core";
-import * as grpc from "@grpc/grpc-js";
+import {
+  clientSecurity,
+  type KeeperBeat,
+  type KeeperBeat__Output,
+  type KeeperPeerClient,
+  loadProtocol,
+  type TlsFiles,
+} from "@binring/core";
 
 export class PeerChannel {
-  readonly #client: KeeperClient;
+  readonly #client: KeeperPeerClient;
 
-  constructor(readonly address: string) {
-    this.#client = new (loadProtocol().Keeper)(address, grpc.credentials.createInsecure(), {
+  constructor(
+    readonly address: string,
+    tls?: TlsFiles,
+  ) {
+    const security = clientSecurity(tls, "keeper");
+    this.#client = new (loadProtocol().KeeperPeer)(address, security.credentials, {
+      ...security.options,
       "grpc.initial_reconnect_backoff_ms": 100,
       "grpc.max_reconnect_backoff_ms": 1000,
     });

@@ -1,4 +1,5 @@
 // Starts a keeper: its loops, its gRPC service and its HTTP status endpoint.
+import { securedServerOptions, serverCredentials, type TlsFiles } from "@binring/core";
 import * as grpc from "@grpc/grpc-js";
 import { type Logger, pino } from "pino";
 import { Keeper } from "./keeper.js";
@@ -21,6 +22,8 @@ export interface StartKeeperOptions {
   name?: string;
   timing?: Partial<KeeperTiming>;
   logger?: Logger;
+  /** Mutual TLS with the keeper certificate, on its server and every call it makes. @default plaintext */
+  tls?: TlsFiles;
 }
 
 export interface RunningKeeper {
@@ -40,11 +43,12 @@ export async function startKeeper(options: StartKeeperOptions): Promise<RunningK
     name: options.name,
     timing: options.timing,
     logger,
+    tls: options.tls,
   });
-  const server = new grpc.Server();
+  const server = new grpc.Server(securedServerOptions(options.tls));
   addKeeperService(server, keeper);
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(options.listen, grpc.ServerCredentials.createInsecure(), (error, bound) =>
+    server.bindAsync(options.listen, serverCredentials(options.tls), (error, bound) =>
       error ? reject(error) : resolve(bound),
     ),
   );
@@ -57,6 +61,7 @@ export async function startKeeper(options: StartKeeperOptions): Promise<RunningK
       http: status.address,
       backends: options.backends.length,
       keepers: options.keepers?.length ?? 1,
+      tls: options.tls !== undefined,
     },
     "keeper listening",
   );

@@ -6,9 +6,9 @@
 // restarted, paused and resumed, by index or by address.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import type { BackendKill, ClusterControl } from "@binring/chaos";
-import type { ClusterConfig } from "@binring/core";
+import { type ClusterConfig, roleFiles, type TlsFiles } from "@binring/core";
 import { type Logger, pino } from "pino";
 import { freePort } from "./free-port.js";
 import { spreadKeepers } from "./keeper-addresses.js";
@@ -48,6 +48,12 @@ export interface LocalClusterOptions {
   configPath?: string;
   /** Backend i listens on portBase + i (HTTP /metrics + 800 + i), its Redis on + 1000 + i, keepers on + 500 + i (HTTP + 600 + i). @default 0: free ports */
   portBase?: number;
+  /**
+   * Mutual TLS with the certificates `binring certs` wrote into this directory:
+   * every process serves with its role's, and the cluster file names the
+   * client's. @default plaintext
+   */
+  tlsDir?: string;
   /** How stop() ends the processes: SIGTERM lets each shut down cleanly. @default "SIGTERM" */
   stopSignal?: "SIGTERM" | "SIGKILL";
   logger?: Logger;
@@ -124,6 +130,15 @@ export class LocalCluster implements ClusterControl {
   /** HTTP (status) address of each running keeper; undefined while it is down. */
   get keeperHttp(): (string | undefined)[] {
     return this.#keepers.map((slot) => (slot.child ? slot.http : undefined));
+  }
+
+  /** The client certificate the cluster file names (undefined without TLS). */
+  get clientTls(): TlsFiles | undefined {
+    return this.options.tlsDir === undefined ? undefined : roleFiles(this.options.tlsDir, "client");
+  }
+
+  get #tlsArgs(): string[] {
+    return this.options.tlsDir === undefined ? [] : ["--tls-dir", this.options.tlsDir];
   }
 
   get usesRedis(): boolean {
@@ -210,6 +225,7 @@ export class LocalCluster implements ClusterControl {
       String(index),
       "--http",
       slot.http,
+      ...this.#tlsArgs,
       ...(this.options.keeperArgs ?? []),
     ];
     slot.child = this.#watch(
@@ -315,6 +331,15 @@ export class LocalCluster implements ClusterControl {
       keepers: this.keepers,
       ...(zoneOf && { zones: Object.fromEntries(this.members.map((m) => [m.address, zoneOf(m.index)])) }),
     };
+    const tls = this.clientTls;
+    if (tls) {
+      const from = dirname(this.configPath);
+      config.tls = {
+        ca: relative(from, tls.ca),
+        cert: relative(from, tls.cert),
+        key: relative(from, tls.key),
+      };
+    }
     writeFileSync(this.configPath, `${JSON.stringify(config, null, 2)}\n`);
     const running = options.running ?? options.backends;
     await Promise.all(this.members.slice(0, running).map((member) => this.#startBackend(member)));
@@ -340,6 +365,7 @@ export class LocalCluster implements ClusterControl {
       ...store,
       ...(options.appendfsync && member.redis ? ["--appendfsync", options.appendfsync] : []),
       ...(startReady ? ["--ready"] : []),
+      ...this.#tlsArgs,
       ...(options.backendArgs ?? []),
     ];
     const child = this.#watch(

@@ -46,7 +46,7 @@ it("reports a killed backend dead within 3 s, then the repair", async () => {
   const raw = new grpc.Client(cluster.keepers[0]!, grpc.credentials.createInsecure());
   const refused = await new Promise<grpc.ServiceError | null>((resolve) =>
     raw.makeUnaryRequest(
-      "/binring.v1.Keeper/Beat",
+      "/binring.v1.KeeperPeer/Beat",
       () => Buffer.from([0x1a, 0x7f, 0x01]),
       (bytes: Buffer) => bytes,
       {},

@@ -12,6 +12,7 @@ import {
 import { CliError } from "../cli-error.js";
 import { defineCommand } from "../command.js";
 import { createLogger } from "../logger.js";
+import { reloadOnHangup, SERVER_SECURITY_FLAGS, serverTls } from "../server-security.js";
 import { onShutdown } from "../shutdown.js";
 
 export const BACKEND = defineCommand({
@@ -76,6 +77,7 @@ export const BACKEND = defineCommand({
       value: "always|everysec",
       description: "Redis's fsync policy, set on every connection; without it Redis's own setting stands",
     },
+    ...SERVER_SECURITY_FLAGS,
   },
   example: "binring backend --listen 127.0.0.1:7100 --http 127.0.0.1:7900 --redis redis://127.0.0.1:6379",
 });
@@ -99,9 +101,11 @@ export async function backendCommand(args: string[]): Promise<void> {
   if (storeKind === "redis" && !values.redis?.startsWith("redis://")) {
     throw new CliError(`${flagName("redis")} must be a redis:// URL, got ${JSON.stringify(values.redis)}`);
   }
+  const tls = serverTls("backend", "backend", listen, values);
   const logger = createLogger("backend");
   const backend = await startBackend({
     listen,
+    tls,
     http,
     store:
       storeKind === "memory"
@@ -121,5 +125,6 @@ export async function backendCommand(args: string[]): Promise<void> {
     },
     logger,
   });
+  reloadOnHangup(logger, tls);
   onShutdown(logger, () => backend.close());
 }

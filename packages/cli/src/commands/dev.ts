@@ -1,10 +1,14 @@
 // `binring dev`: a whole local cluster in one command. Each backend gets its
 // own redis-server (append-only, under --dir, synced as --appendfsync says), or
-// the memory engine when no redis-server is installed. Writes binring.json and
-// runs until Ctrl-C.
+// the memory engine when no redis-server is installed. Secure by default: it
+// makes certificates under --dir (keeping their CA across runs), runs every
+// process with mutual TLS, and names the client certificate in the binring.json
+// it writes. Runs until Ctrl-C.
+import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type Appendfsync, LocalCluster } from "@binring/launcher";
 import { flagName, parseFlags, parseNonNegativeInt, parsePositiveInt } from "../args.js";
+import { writeClusterCertificates } from "../certificate-authority.js";
 import { CliError } from "../cli-error.js";
 import { CLI_MAIN } from "../cli-main.js";
 import { defineCommand } from "../command.js";
@@ -38,6 +42,10 @@ const FLAGS = {
     default: "everysec",
     description: "how each Redis syncs its append-only file; always survives a power loss",
   },
+  insecure: {
+    type: "boolean",
+    description: "run without TLS: any local process may then call every backend and keeper",
+  },
 } as const;
 
 export const DEV = defineCommand({
@@ -67,6 +75,12 @@ export async function devCommand(args: string[]): Promise<void> {
   const dir = resolve(values.dir);
   const configPath = resolve(values.config);
   const logger = createLogger("dev");
+  const tlsDir = values.insecure ? undefined : join(dir, "certs");
+  if (tlsDir) {
+    mkdirSync(tlsDir, { recursive: true });
+    const { newCa } = writeClusterCertificates(tlsDir, [], 365);
+    logger.info({ dir: tlsDir, newCa }, "certificates written");
+  }
   const cluster = await LocalCluster.start({
     cli: CLI_MAIN,
     backends: backendCount,
@@ -75,6 +89,7 @@ export async function devCommand(args: string[]): Promise<void> {
     configPath,
     portBase,
     appendfsync,
+    tlsDir,
     logger,
   });
   onShutdown(logger, () => cluster.stop());
@@ -86,7 +101,7 @@ export async function devCommand(args: string[]): Promise<void> {
     .map((address) => `http://${address}/metrics`)
     .join(" ");
   process.stderr.write(
-    `binring dev: ${backendCount} backends and ${keeperCount} keepers running (Ctrl-C stops them all)\n${table}\n  ${cluster.usesRedis ? `redis appendfsync: ${appendfsync}` : "no redis-server: nothing is written to disk"}\n  metrics (Prometheus): ${metrics}\n  cluster file: ${configPath}\n  logs: ${join(dir, "logs")}\n`,
+    `binring dev: ${backendCount} backends and ${keeperCount} keepers running (Ctrl-C stops them all)\n${table}\n  ${cluster.usesRedis ? `redis appendfsync: ${appendfsync}` : "no redis-server: nothing is written to disk"}\n  metrics (Prometheus): ${metrics}\n  cluster file: ${configPath}\n  ${tlsDir ? `mutual TLS: clients use the certificate in the cluster file; operator commands take --tls-dir ${tlsDir}` : "no TLS (--insecure): any local process may call every backend and keeper"}\n  logs: ${join(dir, "logs")}\n`,
   );
   logger.info({ config: configPath, appendfsync: cluster.usesRedis ? appendfsync : null }, "cluster running");
 }

@@ -6,6 +6,7 @@ import { CliError } from "../cli-error.js";
 import { readClusterFile } from "../cluster-file.js";
 import { defineCommand, type FlagSpec } from "../command.js";
 import { createLogger } from "../logger.js";
+import { reloadOnHangup, SERVER_SECURITY_FLAGS, serverTls } from "../server-security.js";
 import { onShutdown } from "../shutdown.js";
 
 /** Each timing flag, the setting it sets and what it means; defaults come from the keeper itself. */
@@ -49,6 +50,7 @@ export const KEEPER = defineCommand({
       description: "address to serve HTTP /status, /health and /metrics (Prometheus) on",
     },
     ...timingFlags,
+    ...SERVER_SECURITY_FLAGS,
   },
   example: "binring keeper --config binring.json --index 0 --http 127.0.0.1:8100",
 });
@@ -72,6 +74,7 @@ export async function keeperCommand(args: string[]): Promise<void> {
   const listen = values.listen === undefined ? config.keepers[index]! : parseAddress("listen", values.listen);
   const host = listen.slice(0, listen.lastIndexOf(":"));
   const httpListen = parseAddress("http", values.http ?? `${host}:0`);
+  const tls = serverTls("keeper", "keeper", listen, values);
   const logger = createLogger("keeper").child({ keeper: index });
   const timing = Object.fromEntries(
     Object.entries(TIMING_FLAGS).map(([flag, [setting]]) => [
@@ -91,10 +94,12 @@ export async function keeperCommand(args: string[]): Promise<void> {
       name: `keeper-${index}`,
       timing,
       logger,
+      tls,
     });
   } catch (error) {
     throw new CliError(`binring keeper: ${(error as Error).message}`, 1);
   }
+  reloadOnHangup(logger, tls);
   onShutdown(logger, () => running.close());
 }
 

@@ -3,10 +3,11 @@
 // asks again every --interval: redrawn in place on a terminal, one block after another otherwise.
 import { setTimeout as sleep } from "node:timers/promises";
 import { fetchKeeperStatus, type KeeperStatus } from "@binring/client";
+import type { TlsFiles } from "@binring/core";
 import type * as grpc from "@grpc/grpc-js";
 import { formatDuration, parseDuration, parseFlags } from "../args.js";
 import { CliError } from "../cli-error.js";
-import { readClusterFile } from "../cluster-file.js";
+import { callerTls, readClusterFile, TLS_DIR_FLAG } from "../cluster-file.js";
 import { defineCommand } from "../command.js";
 import { textTable } from "../text-table.js";
 
@@ -27,16 +28,17 @@ export const STATUS = defineCommand({
       default: "2s",
       description: "time between asks with --watch",
     },
+    ...TLS_DIR_FLAG,
   },
   example: "binring status --watch --interval 1s",
 });
 
 /** The status from the first keeper that answers. */
-async function fetchStatus(keepers: string[]): Promise<KeeperStatus> {
+async function fetchStatus(keepers: string[], tls: TlsFiles | undefined): Promise<KeeperStatus> {
   const failures: string[] = [];
   for (const keeper of keepers) {
     try {
-      return await fetchKeeperStatus(keeper);
+      return await fetchKeeperStatus(keeper, undefined, tls);
     } catch (error) {
       failures.push(`${keeper}: ${(error as grpc.ServiceError).details ?? (error as Error).message}`);
     }
@@ -48,10 +50,11 @@ export async function statusCommand(args: string[]): Promise<void> {
   const { values } = parseFlags(STATUS, args);
   const intervalMs = parseDuration("interval", values.interval);
   const config = readClusterFile(values.config);
+  const tls = callerTls(values["tls-dir"], config);
   if (config.keepers.length === 0) throw new CliError("status needs keepers: the cluster file lists none");
   const show = (status: KeeperStatus) => (values.json ? JSON.stringify(status) : render(status));
   if (!values.watch) {
-    process.stdout.write(`${show(await fetchStatus(config.keepers))}\n`);
+    process.stdout.write(`${show(await fetchStatus(config.keepers, tls))}\n`);
     return;
   }
   // Ctrl-C is how a watch ends, so it is a clean exit; so is the reader of a pipe going away.
@@ -60,7 +63,7 @@ export async function statusCommand(args: string[]): Promise<void> {
   const redraw = process.stdout.isTTY === true;
   for (let first = true; ; first = false) {
     const started = new Date();
-    const outcome = await fetchStatus(config.keepers).then(show, (error: unknown) => {
+    const outcome = await fetchStatus(config.keepers, tls).then(show, (error: unknown) => {
       // A watch outlives a keeper restart: the failure stands where the status would.
       if (error instanceof CliError) return error;
       throw error;

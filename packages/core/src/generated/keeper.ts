@@ -6,6 +6,7 @@ import type { ClusterView as _binring_v1_ClusterView, ClusterView__Output as _bi
 import type { GetViewRequest as _binring_v1_GetViewRequest, GetViewRequest__Output as _binring_v1_GetViewRequest__Output } from './binring/v1/GetViewRequest.js';
 import type { KeeperClient as _binring_v1_KeeperClient, KeeperDefinition as _binring_v1_KeeperDefinition } from './binring/v1/Keeper.js';
 import type { KeeperBeat as _binring_v1_KeeperBeat, KeeperBeat__Output as _binring_v1_KeeperBeat__Output } from './binring/v1/KeeperBeat.js';
+import type { KeeperPeerClient as _binring_v1_KeeperPeerClient, KeeperPeerDefinition as _binring_v1_KeeperPeerDefinition } from './binring/v1/KeeperPeer.js';
 import type { LeaseGrant as _binring_v1_LeaseGrant, LeaseGrant__Output as _binring_v1_LeaseGrant__Output } from './binring/v1/LeaseGrant.js';
 import type { PublishedBackend as _binring_v1_PublishedBackend, PublishedBackend__Output as _binring_v1_PublishedBackend__Output } from './binring/v1/PublishedBackend.js';
 import type { StatusBackend as _binring_v1_StatusBackend, StatusBackend__Output as _binring_v1_StatusBackend__Output } from './binring/v1/StatusBackend.js';
@@ -28,8 +29,16 @@ export interface ProtoGrpcType {
       BackendView: MessageTypeDefinition<_binring_v1_BackendView, _binring_v1_BackendView__Output>
       ClusterView: MessageTypeDefinition<_binring_v1_ClusterView, _binring_v1_ClusterView__Output>
       GetViewRequest: MessageTypeDefinition<_binring_v1_GetViewRequest, _binring_v1_GetViewRequest__Output>
+      /**
+       * With TLS, callers holding a client, admin or keeper certificate may use it.
+       */
       Keeper: SubtypeConstructor<typeof grpc.Client, _binring_v1_KeeperClient> & { service: _binring_v1_KeeperDefinition }
       KeeperBeat: MessageTypeDefinition<_binring_v1_KeeperBeat, _binring_v1_KeeperBeat__Output>
+      /**
+       * KeeperPeer is what keepers call on each other. With TLS, only callers holding
+       * a keeper certificate may use it.
+       */
+      KeeperPeer: SubtypeConstructor<typeof grpc.Client, _binring_v1_KeeperPeerClient> & { service: _binring_v1_KeeperPeerDefinition }
       LeaseGrant: MessageTypeDefinition<_binring_v1_LeaseGrant, _binring_v1_LeaseGrant__Output>
       PublishedBackend: MessageTypeDefinition<_binring_v1_PublishedBackend, _binring_v1_PublishedBackend__Output>
       StatusBackend: MessageTypeDefinition<_binring_v1_StatusBackend, _binring_v1_StatusBackend__Output>

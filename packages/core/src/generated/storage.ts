@@ -29,6 +29,7 @@ import type { ScanRequest as _binring_v1_ScanRequest, ScanRequest__Output as _bi
 import type { SetRequest as _binring_v1_SetRequest, SetRequest__Output as _binring_v1_SetRequest__Output } from './binring/v1/SetRequest.js';
 import type { Stamp as _binring_v1_Stamp, Stamp__Output as _binring_v1_Stamp__Output } from './binring/v1/Stamp.js';
 import type { StorageClient as _binring_v1_StorageClient, StorageDefinition as _binring_v1_StorageDefinition } from './binring/v1/Storage.js';
+import type { StorageControlClient as _binring_v1_StorageControlClient, StorageControlDefinition as _binring_v1_StorageControlDefinition } from './binring/v1/StorageControl.js';
 import type { Target as _binring_v1_Target, Target__Output as _binring_v1_Target__Output } from './binring/v1/Target.js';
 import type { WriteReply as _binring_v1_WriteReply, WriteReply__Output as _binring_v1_WriteReply__Output } from './binring/v1/WriteReply.js';
 
@@ -70,12 +71,19 @@ export interface ProtoGrpcType {
       SetRequest: MessageTypeDefinition<_binring_v1_SetRequest, _binring_v1_SetRequest__Output>
       Stamp: MessageTypeDefinition<_binring_v1_Stamp, _binring_v1_Stamp__Output>
       /**
-       * Storage is served by every backend. The data calls (Get .. Clock) are the
+       * Storage is served by every backend: the data calls. Get .. Clock are the
        * public single-backend contract; Batch carries many of them in one call, and
-       * Pipe streams such batches (what the SDK uses); Apply, Scan, Drop and
-       * Heartbeat serve replication and repair.
+       * Pipe streams such batches (what the SDK uses). With TLS, callers holding a
+       * client, admin or keeper certificate may use it.
        */
       Storage: SubtypeConstructor<typeof grpc.Client, _binring_v1_StorageClient> & { service: _binring_v1_StorageDefinition }
+      /**
+       * StorageControl is served by every backend beside Storage: replication,
+       * repair and readiness, which only keepers drive. With TLS, only callers
+       * holding a keeper (or backend) certificate may use it; anyone else gets
+       * PERMISSION_DENIED before the call runs.
+       */
+      StorageControl: SubtypeConstructor<typeof grpc.Client, _binring_v1_StorageControlClient> & { service: _binring_v1_StorageControlDefinition }
       Target: MessageTypeDefinition<_binring_v1_Target, _binring_v1_Target__Output>
       WriteReply: MessageTypeDefinition<_binring_v1_WriteReply, _binring_v1_WriteReply__Output>
     }

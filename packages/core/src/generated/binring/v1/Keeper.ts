@@ -4,30 +4,13 @@ import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
 import type { ClusterView as _binring_v1_ClusterView, ClusterView__Output as _binring_v1_ClusterView__Output } from '../../binring/v1/ClusterView.js';
 import type { GetViewRequest as _binring_v1_GetViewRequest, GetViewRequest__Output as _binring_v1_GetViewRequest__Output } from '../../binring/v1/GetViewRequest.js';
-import type { KeeperBeat as _binring_v1_KeeperBeat, KeeperBeat__Output as _binring_v1_KeeperBeat__Output } from '../../binring/v1/KeeperBeat.js';
 import type { StatusReply as _binring_v1_StatusReply, StatusReply__Output as _binring_v1_StatusReply__Output } from '../../binring/v1/StatusReply.js';
 import type { StatusRequest as _binring_v1_StatusRequest, StatusRequest__Output as _binring_v1_StatusRequest__Output } from '../../binring/v1/StatusRequest.js';
 
+/**
+ * With TLS, callers holding a client, admin or keeper certificate may use it.
+ */
 export interface KeeperClient extends grpc.Client {
-  /**
-   * Keepers beat each other every heartbeat interval (and at once on a
-   * change): the reply is the receiver's own beat, taken after it merged the
-   * sender's. Missing beats is how a keeper's death is noticed.
-   */
-  Beat(argument: _binring_v1_KeeperBeat, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_binring_v1_KeeperBeat__Output>): grpc.ClientUnaryCall;
-  Beat(argument: _binring_v1_KeeperBeat, metadata: grpc.Metadata, callback: grpc.requestCallback<_binring_v1_KeeperBeat__Output>): grpc.ClientUnaryCall;
-  Beat(argument: _binring_v1_KeeperBeat, options: grpc.CallOptions, callback: grpc.requestCallback<_binring_v1_KeeperBeat__Output>): grpc.ClientUnaryCall;
-  Beat(argument: _binring_v1_KeeperBeat, callback: grpc.requestCallback<_binring_v1_KeeperBeat__Output>): grpc.ClientUnaryCall;
-  /**
-   * Keepers beat each other every heartbeat interval (and at once on a
-   * change): the reply is the receiver's own beat, taken after it merged the
-   * sender's. Missing beats is how a keeper's death is noticed.
-   */
-  beat(argument: _binring_v1_KeeperBeat, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_binring_v1_KeeperBeat__Output>): grpc.ClientUnaryCall;
-  beat(argument: _binring_v1_KeeperBeat, metadata: grpc.Metadata, callback: grpc.requestCallback<_binring_v1_KeeperBeat__Output>): grpc.ClientUnaryCall;
-  beat(argument: _binring_v1_KeeperBeat, options: grpc.CallOptions, callback: grpc.requestCallback<_binring_v1_KeeperBeat__Output>): grpc.ClientUnaryCall;
-  beat(argument: _binring_v1_KeeperBeat, callback: grpc.requestCallback<_binring_v1_KeeperBeat__Output>): grpc.ClientUnaryCall;
-  
   /**
    * The current cluster view. Clients refresh it every few seconds and
    * whenever a call fails.
@@ -62,14 +45,10 @@ export interface KeeperClient extends grpc.Client {
   
 }
 
+/**
+ * With TLS, callers holding a client, admin or keeper certificate may use it.
+ */
 export interface KeeperHandlers extends grpc.UntypedServiceImplementation {
-  /**
-   * Keepers beat each other every heartbeat interval (and at once on a
-   * change): the reply is the receiver's own beat, taken after it merged the
-   * sender's. Missing beats is how a keeper's death is noticed.
-   */
-  Beat: grpc.handleUnaryCall<_binring_v1_KeeperBeat__Output, _binring_v1_KeeperBeat>;
-  
   /**
    * The current cluster view. Clients refresh it every few seconds and
    * whenever a call fails.
@@ -84,7 +63,6 @@ export interface KeeperHandlers extends grpc.UntypedServiceImplementation {
 }
 
 export interface KeeperDefinition extends grpc.ServiceDefinition {
-  Beat: MethodDefinition<_binring_v1_KeeperBeat, _binring_v1_KeeperBeat, _binring_v1_KeeperBeat__Output, _binring_v1_KeeperBeat__Output>
   GetView: MethodDefinition<_binring_v1_GetViewRequest, _binring_v1_ClusterView, _binring_v1_GetViewRequest__Output, _binring_v1_ClusterView__Output>
   Status: MethodDefinition<_binring_v1_StatusRequest, _binring_v1_StatusReply, _binring_v1_StatusRequest__Output, _binring_v1_StatusReply__Output>
 }
