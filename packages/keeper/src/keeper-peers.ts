@@ -48,6 +48,11 @@ export class KeeperPeers {
     return [...this.#peers.keys()];
   }
 
+  /** Whether `keeper` is another keeper of this cluster's file. */
+  isPeer(keeper: string): boolean {
+    return this.#peers.has(keeper);
+  }
+
   /** Records a beat from a peer (its request, or its reply to ours). Returns true when the peer restarted. */
   heard(peer: string, beat: PeerBeat, now: number): boolean {
     const known = this.#peers.get(peer);

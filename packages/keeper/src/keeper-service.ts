@@ -35,7 +35,11 @@ export function addKeeperService(server: grpc.Server, keeper: Keeper): void {
     Beat: (call, callback) => {
       const request: unknown = call.request;
       if (request instanceof Undecodable) return callback(toServiceError(request.error));
-      callback(null, keeper.onBeat(call.request));
+      try {
+        callback(null, keeper.onBeat(call.request));
+      } catch (error) {
+        callback(toServiceError(error));
+      }
     },
   };
   // GetView and Status take an empty request: bytes that do not decode as one change nothing they answer.

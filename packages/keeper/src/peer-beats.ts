@@ -5,6 +5,7 @@
 import {
   bigintToWire,
   CLOCK_CEILING,
+  InvalidArgumentError,
   type KeeperBeat,
   type KeeperBeat__Output,
   wireToBigint,
@@ -41,6 +42,12 @@ export class PeerBeats {
 
   /** A beat from a peer: merge it, and answer with ours. */
   receive(beat: KeeperBeat__Output): KeeperBeat {
+    // A keeper not in the cluster file has no say in the view: its beat is refused, not merged.
+    if (!this.state.peers.isPeer(beat.keeper)) {
+      throw new InvalidArgumentError(
+        `beat from ${JSON.stringify(beat.keeper)}, which is not another keeper of this cluster: refused`,
+      );
+    }
     this.#take(beat, this.state.clock.now());
     return this.#message();
   }
