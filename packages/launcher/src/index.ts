@@ -1,5 +1,6 @@
 // @binring/launcher: a whole binring cluster as local processes, for `binring dev`, chaos, tests and benchmarks.
 export { freePort } from "./free-port.js";
-export { type BackendMember, LocalCluster, type LocalClusterOptions } from "./local-cluster.js";
+export { LocalCluster } from "./local-cluster.js";
+export type { BackendMember, LocalClusterOptions } from "./local-cluster-options.js";
 export { type Exit, ManagedProcess, type SpawnOptions } from "./managed-process.js";
 export { type Appendfsync, hasRedisServer, type RedisOptions, RedisProcess } from "./redis-process.js";

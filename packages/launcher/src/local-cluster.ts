@@ -4,79 +4,19 @@
 // the benchmarks. Every address is chosen before anything binds it (a
 // restart binds the same address again), and each process can be killed,
 // restarted, paused and resumed, by index or by address.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative } from "node:path";
+import { join } from "node:path";
 import type { BackendKill, ClusterControl } from "@binring/chaos";
-import { type ClusterConfig, roleFiles, type TlsFiles } from "@binring/core";
+import { roleFiles, type TlsFiles } from "@binring/core";
 import { type Logger, pino } from "pino";
+import { writeClusterFile, writeSecret } from "./cluster-files.js";
 import { freePort } from "./free-port.js";
 import { spreadKeepers } from "./keeper-addresses.js";
+import type { BackendMember, KeeperSlot, LocalClusterOptions } from "./local-cluster-options.js";
 import { ManagedProcess } from "./managed-process.js";
-import { type Appendfsync, hasRedisServer, RedisProcess } from "./redis-process.js";
-
-export interface LocalClusterOptions {
-  /** The `binring` entry point (packages/cli/dist/main.js) the processes run. */
-  cli: string;
-  /** Backends listed in the cluster file. */
-  backends: number;
-  /** How many of them start now (the first ones); the rest start with restart(). @default all */
-  running?: number;
-  /** Keeper processes. @default 0 */
-  keepers?: number;
-  /** Flags for every keeper (timing). @default none */
-  keeperArgs?: string[];
-  /** Flags for every backend, at start and restart. @default none */
-  backendArgs?: string[];
-  /** Start backends ready. @default true without keepers (nobody would make them ready), false with them */
-  ready?: boolean;
-  /** "memory" runs backends without Redis (their data ends with them). @default "redis", or "memory" when redis-server is missing */
-  store?: "redis" | "memory";
-  /** Give each Redis an append-only file, so a restarted Redis brings its data back. @default true */
-  appendOnly?: boolean;
-  /**
-   * Every Redis's appendfsync, also passed to each backend (`--appendfsync`),
-   * which sets it again on every connection. "always" is power-loss safe and
-   * costs write throughput. @default unset: Redis syncs always, backends leave it alone
-   */
-  appendfsync?: Appendfsync;
-  /** Zone of backend i, written to the cluster file's "zones". @default none (zone-blind placement) */
-  zoneOf?: (i: number) => string;
-  /** Redis data and process logs go under it. @default a new temporary directory, removed by stop() */
-  dir?: string;
-  /** The cluster file written for the keepers and clients. @default DIR/binring.json */
-  configPath?: string;
-  /** Backend i listens on portBase + i (HTTP /metrics + 800 + i), its Redis on + 1000 + i, keepers on + 500 + i (HTTP + 600 + i). @default 0: free ports */
-  portBase?: number;
-  /**
-   * Mutual TLS with the certificates `binring certs` wrote into this directory:
-   * every process serves with its role's, and the cluster file names the
-   * client's. @default plaintext
-   */
-  tlsDir?: string;
-  /** How stop() ends the processes: SIGTERM lets each shut down cleanly. @default "SIGTERM" */
-  stopSignal?: "SIGTERM" | "SIGKILL";
-  logger?: Logger;
-}
-
-export interface BackendMember {
-  index: number;
-  name: string;
-  address: string;
-  /** Where the backend serves HTTP GET /metrics (Prometheus). */
-  http: string;
-  /** Absent with the memory engine. */
-  redis: RedisProcess | undefined;
-  /** The running `binring backend`; undefined while it is down. */
-  backend: { address: string; child: ManagedProcess } | undefined;
-}
-
-interface KeeperSlot {
-  name: string;
-  address: string;
-  http: string;
-  child: ManagedProcess | undefined;
-}
+import { hasRedisServer, RedisProcess } from "./redis-process.js";
 
 export class LocalCluster implements ClusterControl {
   readonly members: BackendMember[] = [];
@@ -89,6 +29,8 @@ export class LocalCluster implements ClusterControl {
   readonly #ownsDir: boolean;
   readonly dir: string;
   readonly configPath: string;
+  /** Every Redis of the cluster requires it; also in DIR/redis-password, for redis-cli -a. */
+  readonly #redisPassword = randomBytes(18).toString("base64url");
 
   private constructor(private readonly options: LocalClusterOptions) {
     this.#logger = options.logger ?? pino({ level: "silent" });
@@ -293,6 +235,7 @@ export class LocalCluster implements ClusterControl {
     const store = options.store ?? (hasRedisServer() ? "redis" : "memory");
     if (store === "memory")
       this.#logger.warn("backends use the in-memory engine: redis-server is not used, data ends with them");
+    else writeSecret(join(this.dir, "redis-password"), this.#redisPassword);
     const addresses: { address: string; http: string; redisPort: number }[] = [];
     for (let i = 0; i < options.backends; i++) {
       const [address, http] = [`127.0.0.1:${await port(0, i)}`, `127.0.0.1:${await port(800, i)}`];
@@ -306,6 +249,7 @@ export class LocalCluster implements ClusterControl {
                 appendOnly: options.appendfsync !== undefined || (options.appendOnly ?? true),
                 appendfsync: options.appendfsync ?? "always",
                 logFile: join(this.dir, "logs", `redis-${i}.log`),
+                password: this.#redisPassword,
               })
             : undefined;
         if (redis) this.#watch(redis.process!);
@@ -326,21 +270,12 @@ export class LocalCluster implements ClusterControl {
         child: undefined,
       });
     const zoneOf = options.zoneOf;
-    const config: ClusterConfig = {
+    writeClusterFile(this.configPath, {
       backends: this.backends,
       keepers: this.keepers,
       ...(zoneOf && { zones: Object.fromEntries(this.members.map((m) => [m.address, zoneOf(m.index)])) }),
-    };
-    const tls = this.clientTls;
-    if (tls) {
-      const from = dirname(this.configPath);
-      config.tls = {
-        ca: relative(from, tls.ca),
-        cert: relative(from, tls.cert),
-        key: relative(from, tls.key),
-      };
-    }
-    writeFileSync(this.configPath, `${JSON.stringify(config, null, 2)}\n`);
+      tls: this.clientTls,
+    });
     const running = options.running ?? options.backends;
     await Promise.all(this.members.slice(0, running).map((member) => this.#startBackend(member)));
     for (let i = 0; i < this.#keepers.length; i++) await this.startKeeper(i);
@@ -353,7 +288,8 @@ export class LocalCluster implements ClusterControl {
 
   async #startBackend(member: BackendMember, ready?: boolean): Promise<void> {
     const { options } = this;
-    const store = member.redis ? ["--redis", member.redis.url] : ["--store", "memory"];
+    // The Redis URL carries its password: it goes by environment, which no process listing shows.
+    const store = member.redis ? [] : ["--store", "memory"];
     const startReady = ready ?? options.ready ?? (options.keepers ?? 0) === 0;
     const args = [
       options.cli,
@@ -368,15 +304,23 @@ export class LocalCluster implements ClusterControl {
       ...this.#tlsArgs,
       ...(options.backendArgs ?? []),
     ];
+    const env: Record<string, string> = member.redis ? { BINRING_REDIS: member.redis.url } : {};
     const child = this.#watch(
-      await this.#spawn(member.name, process.execPath, args, /"msg":"backend listening"/),
+      await this.#spawn(member.name, process.execPath, args, /"msg":"backend listening"/, env),
     );
     member.backend = { address: member.address, child };
   }
 
-  #spawn(name: string, command: string, args: string[], readyLine: RegExp): Promise<ManagedProcess> {
+  #spawn(
+    name: string,
+    command: string,
+    args: string[],
+    readyLine: RegExp,
+    env: Record<string, string> = {},
+  ): Promise<ManagedProcess> {
     return ManagedProcess.spawn(name, command, args, {
       readyLine,
+      env,
       timeoutMs: 20_000,
       logFile: join(this.dir, "logs", `${name}.log`),
     }).then(({ child }) => child);

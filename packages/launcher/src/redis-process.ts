@@ -2,7 +2,7 @@
 // directory of its own. Restart keeps both, so an append-only file brings the
 // data back; `empty` deletes the files first, as if its disk had been lost.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ManagedProcess } from "./managed-process.js";
 
@@ -16,6 +16,8 @@ export interface RedisOptions {
   appendfsync?: Appendfsync;
   /** Every line of its output is appended here. @default none */
   logFile?: string;
+  /** Clients must AUTH with it (put in a config file of its own, so no process listing shows it). @default none */
+  password?: string;
 }
 
 export function hasRedisServer(): boolean {
@@ -48,8 +50,10 @@ export class RedisProcess {
     return redis;
   }
 
+  /** The URL a backend connects with, its password included. */
   get url(): string {
-    return `redis://127.0.0.1:${this.port}`;
+    const { password } = this.options;
+    return `redis://${password === undefined ? "" : `:${encodeURIComponent(password)}@`}127.0.0.1:${this.port}`;
   }
 
   get running(): boolean {
@@ -96,8 +100,11 @@ export class RedisProcess {
 
   async #launch(): Promise<void> {
     mkdirSync(this.dir, { recursive: true });
-    const { appendOnly = true, appendfsync = "everysec", logFile } = this.options;
+    const { appendOnly = true, appendfsync = "everysec", logFile, password } = this.options;
+    const config = join(this.dir, "redis.conf");
+    writeFileSync(config, password === undefined ? "" : `requirepass "${password}"\n`, { mode: 0o600 });
     const args = [
+      config,
       "--port",
       String(this.port),
       "--bind",

@@ -65,7 +65,7 @@ it("binring dev --appendfsync always starts every Redis with appendfsync always 
   );
   dev = started.child;
   const output = dev.output();
-  expect(output).toMatch(/^ {2}redis appendfsync: always$/m);
+  expect(output).toMatch(/^ {2}redis appendfsync: always; every Redis requires the password in /m);
   // One row per backend: name, address, "redis 127.0.0.1:PORT", pid.
   const rows = [...output.matchAll(/^ {2}backend-\d+\s+\S+\s+redis 127\.0\.0\.1:(\d+)\s+(\d+)\s*$/gm)];
   expect(rows, output).toHaveLength(3);
@@ -77,7 +77,20 @@ it("binring dev --appendfsync always starts every Redis with appendfsync always 
       "always",
     ]);
   }
-  const admins = redisPorts.map((port) => new Redis({ port, host: "127.0.0.1", lazyConnect: true }));
+  // Every Redis requires the password dev keeps in its directory.
+  const password = readFileSync(join(dir, "redis-password"), "utf8").trim();
+  const anonymous = new Redis({
+    port: redisPorts[0]!,
+    host: "127.0.0.1",
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+  });
+  anonymous.on("error", () => undefined);
+  await expect(anonymous.ping()).rejects.toThrow(/NOAUTH/);
+  anonymous.disconnect();
+  const admins = redisPorts.map(
+    (port) => new Redis({ port, host: "127.0.0.1", password, lazyConnect: true }),
+  );
   try {
     for (const admin of admins)
       expect(await persistence(admin)).toEqual({ appendonly: "yes", appendfsync: "always" });

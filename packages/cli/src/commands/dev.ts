@@ -101,7 +101,7 @@ export async function devCommand(args: string[]): Promise<void> {
     .map((address) => `http://${address}/metrics`)
     .join(" ");
   process.stderr.write(
-    `binring dev: ${backendCount} backends and ${keeperCount} keepers running (Ctrl-C stops them all)\n${table}\n  ${cluster.usesRedis ? `redis appendfsync: ${appendfsync}` : "no redis-server: nothing is written to disk"}\n  metrics (Prometheus): ${metrics}\n  cluster file: ${configPath}\n  ${tlsDir ? `mutual TLS: clients use the certificate in the cluster file; operator commands take --tls-dir ${tlsDir}` : "no TLS (--insecure): any local process may call every backend and keeper"}\n  logs: ${join(dir, "logs")}\n`,
+    `binring dev: ${backendCount} backends and ${keeperCount} keepers running (Ctrl-C stops them all)\n${table}\n  ${cluster.usesRedis ? `redis appendfsync: ${appendfsync}; every Redis requires the password in ${join(dir, "redis-password")}` : "no redis-server: nothing is written to disk"}\n  metrics (Prometheus): ${metrics}\n  cluster file: ${configPath}\n  ${tlsDir ? `mutual TLS: clients use the certificate in the cluster file; operator commands take --tls-dir ${tlsDir}` : "no TLS (--insecure): any local process may call every backend and keeper"}\n  logs: ${join(dir, "logs")}\n`,
   );
   logger.info({ config: configPath, appendfsync: cluster.usesRedis ? appendfsync : null }, "cluster running");
 }
