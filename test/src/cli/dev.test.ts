@@ -3,7 +3,7 @@
 // reconnects), until Ctrl-C stops them all. And what dev writes where it runs
 // never trips git or lint, so the README's two commands work in either order.
 import { execFileSync, spawnSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -144,4 +144,56 @@ it("binring dev leaves nothing in the directory it runs in that git tracks or li
     encoding: "utf8",
   });
   expect(lint.status, lint.stdout + lint.stderr).toBe(0);
+});
+
+it.each([
+  ["by default, with mutual TLS", []],
+  ["with --insecure, in plaintext", ["--insecure"]],
+])("binring dev serves the README's commands %s", { timeout: 40_000 }, async (_how, flags) => {
+  dir = mkdtempSync(join(tmpdir(), "binring-dev-tls-"));
+  const config = join(dir, "binring.json");
+  const started = await ChildProcess.spawn(
+    "binring dev",
+    process.execPath,
+    [
+      CLI_MAIN,
+      "dev",
+      "--port-base",
+      "0",
+      "--keepers",
+      "1",
+      "--backends",
+      "3",
+      "--dir",
+      dir,
+      "--config",
+      config,
+      ...flags,
+    ],
+    { readyLine: /^ {2}cluster file: /, timeoutMs: 20_000 },
+  );
+  dev = started.child;
+  const secure = flags.length === 0;
+  const written = JSON.parse(readFileSync(config, "utf8")) as { tls?: Record<string, string> };
+  expect(written.tls).toEqual(
+    secure ? { ca: "certs/ca.pem", cert: "certs/client.pem", key: "certs/client-key.pem" } : undefined,
+  );
+  await waitFor("binring dev's output to end", () => /^ {2}logs: /m.test(dev!.output()));
+  expect(dev.output()).toMatch(
+    secure ? /operator commands take --tls-dir .*certs$/m : /no TLS \(--insecure\)/m,
+  );
+  expect((await runCli(["set", "--config", config, "--bin", "b", "k", "v"])).code).toBe(0);
+  expect((await runCli(["get", "--config", config, "--bin", "b", "k"])).stdout.trim()).toBe("v");
+  const status = await runCli([
+    "status",
+    "--config",
+    config,
+    ...(secure ? ["--tls-dir", join(dir, "certs")] : []),
+  ]);
+  expect(status.code, status.stderr).toBe(0);
+  // Without TLS a plaintext caller is served; with it, refused.
+  const plain = join(dir, "plain.json");
+  const { tls: _, ...plainConfig } = written;
+  writeFileSync(plain, JSON.stringify({ ...plainConfig, callTimeoutMs: 1500 }));
+  expect((await runCli(["get", "--config", plain, "--bin", "b", "k"])).code === 0).toBe(!secure);
 });

@@ -246,3 +246,42 @@ describe("renewed certificates", () => {
     await expectPreloadedIntact();
   }, 60_000);
 });
+
+describe("binring backend and keeper", () => {
+  it("refuse plaintext on an address other machines reach unless --insecure, and name a missing certificate file", async () => {
+    const refused = await runCli(["backend", "--listen", "0.0.0.0:0", "--store", "memory"]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr.trim().split("\n")).toHaveLength(1);
+    expect(refused.stderr).toMatch(
+      /refusing to serve 0\.0\.0\.0:0 without TLS: .*give --tls-dir DIR .* or --insecure/,
+    );
+    const missing = await runCli([
+      "backend",
+      "--listen",
+      "127.0.0.1:0",
+      "--store",
+      "memory",
+      "--tls-dir",
+      join(dir, "nowhere"),
+    ]);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr.trim().split("\n")).toHaveLength(1);
+    expect(missing.stderr).toContain(
+      `CA certificate ${join(dir, "nowhere", "ca.pem")} cannot be read: ENOENT`,
+    );
+    const keeper = await runCli([
+      "keeper",
+      "--config",
+      cluster.configPath,
+      "--index",
+      "0",
+      "--listen",
+      "0.0.0.0:0",
+    ]);
+    expect(keeper.code).not.toBe(0);
+    expect(keeper.stderr).toMatch(/binring keeper: refusing to serve 0\.0\.0\.0:0 without TLS/);
+    const days = await runCli(["certs", "--dir", join(dir, "bad"), "--days", "99999"]);
+    expect(days.code).toBe(2);
+    expect(days.stderr.trim()).toBe("--days must be at most 3650, got 99999");
+  });
+});
