@@ -29,6 +29,8 @@ export interface Placement {
 export interface ViewSource {
   /** The epoch of the view this client acts on (0: no view). */
   readonly epoch: bigint;
+  /** Whether keepers publish the view. Without them no backend is ever made ready (read-path.ts). */
+  readonly hasKeepers: boolean;
   isDead(address: string): boolean;
   /** Dead, and its bins not yet re-copied onto the backends standing in for it. */
   isRepairing(address: string): boolean;

@@ -56,6 +56,10 @@ export class ClusterView {
     }
   }
 
+  get hasKeepers(): boolean {
+    return this.#keepers.length > 0;
+  }
+
   isDead(address: string): boolean {
     return this.#dead.has(address);
   }

@@ -23,6 +23,9 @@ function servesNoReads(error: unknown): boolean {
  * does it fall through to a replica that may lack acknowledged entries (a
  * stand-in still being repaired, Placement.readable): it waits for an
  * earlier one to serve reads again, or for the repair to end.
+ * Without keepers no backend is ever made ready except by --ready: when every
+ * replica of the bin answers not ready, the read goes to the first that
+ * answers at all rather than wait for a readiness nothing will grant.
  * The request is rebuilt per attempt: it carries the current view's epoch.
  */
 export async function readFromReplicas(
@@ -33,15 +36,23 @@ export async function readFromReplicas(
   deadline = session.time.now() + session.callTimeoutMs,
 ): Promise<OperationResult__Output> {
   let lastError: unknown;
+  let requireReady = true;
   for (let attempt = 0; ; attempt++) {
-    for (const address of session.placement(point).readable) {
+    let notReady = 0;
+    const { readable } = session.placement(point);
+    for (const address of readable) {
       try {
-        return await session.transport.execute(address, operation(session.target(bin, true)));
+        return await session.transport.execute(address, operation(session.target(bin, requireReady)));
       } catch (error) {
         await session.noteFailure(address, error);
         lastError = error;
+        if (classifyFailure(error) === "not-ready") notReady++;
         if (!servesNoReads(error)) break;
       }
+    }
+    if (requireReady && !session.view.hasKeepers && notReady > 0 && notReady === readable.length) {
+      requireReady = false;
+      continue;
     }
     if (session.time.now() >= deadline) throw gaveUpError("read", bin, session.callTimeoutMs, lastError);
     await Promise.all([session.time.sleep(retryPauseMs(attempt)), session.view.refresh()]);

@@ -164,3 +164,26 @@ describe("a read on a stale view", () => {
     expect(view.refreshes).toBeGreaterThan(0);
   });
 });
+
+describe("a read without keepers", () => {
+  it("still prefers a ready replica", async () => {
+    const { bin, primary, view } = valuesByReplica();
+    view.hasKeepers = false;
+    primary.ready = false;
+    expect(await bin.get("k")).toBe("from backup 1");
+  });
+
+  it("reads the first replica at once when every one answers not ready, since nothing will make them ready", async () => {
+    const { bin, primary, backup1, backup2, time, view } = valuesByReplica();
+    view.hasKeepers = false;
+    for (const replica of [primary, backup1, backup2]) replica.ready = false;
+    expect(await bin.get("k")).toBe("from primary");
+    expect(time.now()).toBe(0);
+  });
+
+  it("with keepers, waits instead for a replica they make ready", async () => {
+    const { bin, primary, backup1, backup2 } = valuesByReplica();
+    for (const replica of [primary, backup1, backup2]) replica.ready = false;
+    await expect(bin.get("k")).rejects.toBeInstanceOf(TimeoutError);
+  });
+});

@@ -12,6 +12,7 @@ interface Publication {
 
 export class FakeView implements ViewSource {
   epoch = 0n;
+  hasKeepers = true;
   #dead = new Set<string>();
   #repairing = new Set<string>();
   /** How many times a path asked for a newer view. */
