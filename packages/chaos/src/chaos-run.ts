@@ -9,6 +9,7 @@
 // things, then waits for the cluster to heal and reads the final state.
 import { join } from "node:path";
 import type { BinClientOptions } from "@binring/client";
+import type { TlsFiles } from "@binring/core";
 import { type Logger, pino } from "pino";
 import type { BackendKill, ClusterControl } from "./cluster-control.js";
 import { nextFault, type PlannedFault } from "./fault-schedule.js";
@@ -39,6 +40,8 @@ export interface ChaosOptions {
   clientOptions?: Partial<BinClientOptions>;
   /** Longest wait for the cluster to be ready before the run and after healing. @default 120000 */
   settleTimeoutMs?: number;
+  /** The client certificate every caller of the run presents (workload, fuzzer, status reads). @default plaintext */
+  tls?: TlsFiles;
   /** Run a hostile caller (fuzzer.ts) against every backend while the workload runs. @default false */
   fuzz?: boolean;
   /** Called every few seconds while the run goes. */
@@ -112,13 +115,13 @@ export class ChaosRun {
       keepers: options.keepers,
       keys: options.keys ?? DEFAULT_KEYS,
       processes: options.processes,
-      clientOptions: options.clientOptions,
+      clientOptions: { ...options.clientOptions, tls: options.tls },
       random: this.#random.split(),
       history: this.#history,
     });
     // Split last, so the workload's and the schedule's streams stay those of a run without it.
     this.#fuzzer = options.fuzz
-      ? new Fuzzer({ backends: options.backends, random: this.#random.split() })
+      ? new Fuzzer({ backends: options.backends, random: this.#random.split(), tls: options.tls })
       : undefined;
   }
 
@@ -193,7 +196,10 @@ export class ChaosRun {
       if (performance.now() >= endAt) break;
       if (performance.now() < nextAt) continue;
       // A paused keeper would only make the status call wait for its deadline.
-      const health = await readClusterHealth(control.keepers.filter((_, i) => !this.#keeperDown.has(i)));
+      const health = await readClusterHealth(
+        control.keepers.filter((_, i) => !this.#keeperDown.has(i)),
+        this.#options.tls,
+      );
       this.#lastHealth = health;
       const impairedBackends = new Set(
         control.backends.flatMap((address, i) =>
@@ -336,7 +342,7 @@ export class ChaosRun {
     if (keepers.length === 0) return;
     for (;;) {
       this.#failOnCrash();
-      const health = await readClusterHealth(keepers);
+      const health = await readClusterHealth(keepers, this.#options.tls);
       this.#lastHealth = health;
       if (isSettled(health, backends, new Set())) return;
       if (performance.now() > deadline) {

@@ -2,15 +2,16 @@
 // (no marks, no view history) reads every key the workload touched, so the
 // checkers can tell which acknowledged writes survived.
 import { BinClient } from "@binring/client";
+import type { TlsFiles } from "@binring/core";
 import type { HistoryWriter } from "./history.js";
 import type { WorkloadKeys } from "./workload.js";
 
 export async function readFinalState(
-  cluster: { backends: string[]; keepers: string[] },
+  cluster: { backends: string[]; keepers: string[]; tls?: TlsFiles },
   keys: WorkloadKeys,
   history: HistoryWriter,
 ): Promise<void> {
-  const client = new BinClient({ backends: cluster.backends, keepers: cluster.keepers });
+  const client = new BinClient({ backends: cluster.backends, keepers: cluster.keepers, tls: cluster.tls });
   try {
     for (const name of keys.bins) {
       const bin = client.bin(name);

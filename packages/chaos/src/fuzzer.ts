@@ -7,11 +7,13 @@
 // order (docs/HAZARDS.md 11-14). Every call's outcome is counted; none is
 // expected to succeed or fail in particular, only to be answered.
 import {
+  clientSecurity,
   encodeBatchRequest,
   loadProtocol,
   type Operation,
   RESERVED_BIN_PREFIX,
   type StorageClient,
+  type TlsFiles,
 } from "@binring/core";
 import * as grpc from "@grpc/grpc-js";
 import type { Random } from "./random.js";
@@ -23,6 +25,8 @@ export interface FuzzerOptions {
   concurrency?: number;
   /** Deadline of one call. @default 5000 */
   callTimeoutMs?: number;
+  /** The client certificate to call with (a hostile application holds one). @default plaintext */
+  tls?: TlsFiles;
 }
 
 export interface FuzzCounts {
@@ -80,16 +84,14 @@ export class Fuzzer {
     this.#options = options;
     this.#random = options.random;
     const Storage = loadProtocol().Storage;
+    const security = clientSecurity(options.tls, "backend");
     const channelOptions = {
+      ...security.options,
       "grpc.max_send_message_length": 64 * 1024 * 1024,
       "grpc.use_local_subchannel_pool": 1,
     };
-    this.#clients = options.backends.map(
-      (a) => new Storage(a, grpc.credentials.createInsecure(), channelOptions),
-    );
-    this.#raw = options.backends.map(
-      (a) => new grpc.Client(a, grpc.credentials.createInsecure(), channelOptions),
-    );
+    this.#clients = options.backends.map((a) => new Storage(a, security.credentials, channelOptions));
+    this.#raw = options.backends.map((a) => new grpc.Client(a, security.credentials, channelOptions));
   }
 
   start(): void {

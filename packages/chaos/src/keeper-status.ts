@@ -1,6 +1,7 @@
 // What the keepers say about the cluster, read over gRPC Keeper.Status from
 // every keeper that answers: each backend's state and the repairs pending.
 import { fetchKeeperStatus } from "@binring/client";
+import type { TlsFiles } from "@binring/core";
 
 /** What merging reads of a keeper's report (@binring/client KeeperStatus). */
 interface HealthReport {
@@ -23,9 +24,9 @@ export interface ClusterHealth {
 /** A chaos run polls often: a keeper that does not answer within this counts as down for the poll. */
 const STATUS_TIMEOUT_MS = 2000;
 
-export async function readClusterHealth(keepers: readonly string[]): Promise<ClusterHealth> {
+export async function readClusterHealth(keepers: readonly string[], tls?: TlsFiles): Promise<ClusterHealth> {
   const replies = await Promise.all(
-    keepers.map((address) => fetchKeeperStatus(address, STATUS_TIMEOUT_MS).catch(() => undefined)),
+    keepers.map((address) => fetchKeeperStatus(address, STATUS_TIMEOUT_MS, tls).catch(() => undefined)),
   );
   return mergeKeeperReports(keepers, replies);
 }

@@ -3,6 +3,7 @@
 // Redis), restarts them, kills and pauses keepers when more than one runs,
 // and pauses backends, all inside the failure model; then every checker must
 // pass. The command exits non-zero when any checker fails, so does this test.
+// The cluster and every caller use mutual TLS (chaos --local's default).
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -36,6 +37,8 @@ it("keeps every acknowledged write and every read linearizable through 60 s of f
     .filter((line) => !line.startsWith("{"))
     .join("\n");
   expect(run.code, `binring chaos failed:\n${verdicts}\n${run.stderr}`).toBe(0);
+  // Over the transport production uses: every process and caller with mutual TLS.
+  expect(run.stderr).toMatch(/keepers under .*, with mutual TLS$/m);
   expect(verdicts).toMatch(/lost-writes: PASS/);
   expect(verdicts).toMatch(/linearizability: PASS/);
   const history = readFileSync(join(out, "history.jsonl"), "utf8");

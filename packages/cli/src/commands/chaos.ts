@@ -4,13 +4,17 @@
 // stays inside the failure model. With only --config it attaches to a running
 // cluster it does not own: it runs the same workload and checks while you
 // inject faults yourself, and waits for the cluster to heal before the final
-// reads. The history (history.jsonl) goes to --out.
+// reads. The history (history.jsonl) goes to --out. A --local cluster runs
+// with mutual TLS unless --insecure, like `binring dev`, so the proof covers
+// the transport that production uses.
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type ChaosProgress, ChaosRun, type FuzzCounts } from "@binring/chaos";
 import { parseSabotage } from "@binring/client";
+import type { TlsFiles } from "@binring/core";
 import { LocalCluster } from "@binring/launcher";
 import { parseDuration, parseFlags, parsePositiveInt } from "../args.js";
+import { writeClusterCertificates } from "../certificate-authority.js";
 import { CliError } from "../cli-error.js";
 import { CLI_MAIN } from "../cli-main.js";
 import { readClusterFile } from "../cluster-file.js";
@@ -84,6 +88,11 @@ export const CHAOS = defineCommand({
       description: "where history.jsonl, summary.md and timeline.svg go",
     },
     fuzz: { type: "boolean", description: "also send random and boundary values beside the workload" },
+    insecure: {
+      type: "boolean",
+      description:
+        "with --local: run the cluster without TLS (by default every process and caller uses mutual TLS)",
+    },
   },
   example: "binring chaos --local --duration 60s --seed 1",
 });
@@ -121,6 +130,8 @@ export async function chaosCommand(args: string[]): Promise<void> {
   let cluster: LocalCluster | undefined;
   let backends: string[];
   let keepers: string[];
+  let tls: TlsFiles | undefined;
+  if (!local && values.insecure) throw new CliError("binring chaos: --insecure needs --local");
   if (local) {
     const keeperCount =
       values.keepers === "0" ? 0 : parsePositiveInt("keepers", values.keepers ?? String(LOCAL_KEEPERS));
@@ -130,8 +141,13 @@ export async function chaosCommand(args: string[]): Promise<void> {
     if (keeperCount === 0)
       throw new CliError("--keepers must be at least 1: without keepers nothing repairs");
     const dir = resolve(values.dir ?? join(out, "cluster"));
+    const tlsDir = values.insecure ? undefined : join(dir, "certs");
+    if (tlsDir) {
+      mkdirSync(tlsDir, { recursive: true });
+      writeClusterCertificates(tlsDir, [], 30);
+    }
     process.stderr.write(
-      `binring chaos: starting ${backendCount} backends and ${keeperCount} keepers under ${dir}\n`,
+      `binring chaos: starting ${backendCount} backends and ${keeperCount} keepers under ${dir}${tlsDir ? ", with mutual TLS" : ", without TLS"}\n`,
     );
     cluster = await LocalCluster.start({
       cli: CLI_MAIN,
@@ -141,11 +157,13 @@ export async function chaosCommand(args: string[]): Promise<void> {
       dir,
       configPath: resolve(values.config ?? join(dir, "binring.json")),
       portBase: 0,
+      tlsDir,
       logger,
     });
     ({ backends, keepers } = cluster);
+    tls = cluster.clientTls;
   } else {
-    ({ backends, keepers } = readClusterFile(values.config ?? "binring.json"));
+    ({ backends, keepers, tls } = readClusterFile(values.config ?? "binring.json"));
     if (keepers.length === 0)
       throw new CliError("binring chaos needs keepers in the cluster file: it waits on their status");
     process.stderr.write(
@@ -176,6 +194,7 @@ export async function chaosCommand(args: string[]): Promise<void> {
       processes: clients,
       clientOptions: sabotage ? { unsafeSabotage: sabotage } : {},
       fuzz: values.fuzz === true,
+      tls,
       logger,
       onProgress: (progress) =>
         line.update(
