@@ -36,25 +36,34 @@ export async function clusterStatus(binring: Binring): Promise<KeeperStatus> {
   };
 }
 
+export interface BinringOptions {
+  /** The client's per-call timeout. @default the SDK's */
+  callTimeoutMs?: number;
+  /** Each Redis keeps an append-only file synced this way, as `binring dev --appendfsync` runs it. @default none */
+  appendfsync?: "always" | "everysec";
+  /** Mutual TLS with the certificates `binring certs` wrote here. @default plaintext */
+  tlsDir?: string;
+}
+
 /**
  * A binring cluster with keepers at their production timing (as `binring
  * dev` runs them), resolved once the keepers made every backend ready.
  * No append-only files, like the Redis Cluster and raw Redis it is compared
- * with, unless `appendfsync` is given: then each Redis keeps one synced that
- * way, as `binring dev --appendfsync` runs it.
+ * with, unless `appendfsync` is given.
  */
 export async function startBinring(
   backends: number,
   keepers: number,
-  callTimeoutMs?: number,
-  appendfsync?: "always" | "everysec",
+  options: BinringOptions = {},
 ): Promise<Binring> {
+  const { callTimeoutMs, appendfsync, tlsDir } = options;
   const cluster = await LocalCluster.start({
     backends,
     keepers,
     keeperArgs: [],
     appendOnly: false,
     appendfsync,
+    tlsDir,
   });
   try {
     const statusHttps = await Promise.all(
@@ -66,16 +75,23 @@ export async function startBinring(
       async () => (await keeperStatus(statusHttp)).backends.every((b) => b.state === "ready"),
       { timeoutMs: 30_000, intervalMs: 50 },
     );
+    const details = [
+      `${backends} backends`,
+      `${keepers} keeper${keepers === 1 ? "" : "s"}`,
+      ...(appendfsync ? [`appendfsync ${appendfsync}`] : []),
+      ...(tlsDir ? ["mutual TLS"] : []),
+    ];
     return {
       cluster,
       statusHttp,
       statusHttps,
       spec: {
         kind: "binring",
-        name: `binring (${backends} backends, ${keepers} keeper${keepers === 1 ? "" : "s"}${appendfsync ? `, appendfsync ${appendfsync}` : ""})`,
+        name: `binring (${details.join(", ")})`,
         backends: cluster.addresses,
         keepers: cluster.keepers,
         callTimeoutMs,
+        tls: cluster.clientTls,
       },
     };
   } catch (error) {

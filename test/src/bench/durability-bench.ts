@@ -12,8 +12,9 @@ import { type Measurement, preload } from "@binring/load";
 import { Redis } from "ioredis";
 import { waitFor } from "../support/wait-for.js";
 import { type Binring, startBinring } from "./contenders.js";
-import { LoadProcesses, WARM_UP_RULE } from "./load-processes.js";
-import { fmt, medianRun, table } from "./measure.js";
+import { type Cell, cellName, measureInTurns, warmUpRule } from "./in-turns.js";
+import { LoadProcesses } from "./load-processes.js";
+import { fmt, table } from "./measure.js";
 import type { BenchResult } from "./result.js";
 import { type BenchSettings, progress } from "./settings.js";
 import { connect } from "./systems.js";
@@ -23,13 +24,11 @@ const MODES = ["everysec", "always"] as const;
 type Mode = (typeof MODES)[number];
 
 /** The cells, in order: a workload's first cell follows its warm-up. */
-const CELLS = [
+const CELLS: Cell[] = [
   { workload: "set", concurrency: 1 },
   { workload: "set", concurrency: 64 },
   { workload: "get", concurrency: 64 },
-] as const;
-type Cell = (typeof CELLS)[number];
-const cellName = (cell: Cell) => `${cell.workload} c=${cell.concurrency}`;
+];
 
 interface Contender {
   mode: Mode;
@@ -39,12 +38,11 @@ interface Contender {
 
 export async function durabilityBench(settings: BenchSettings): Promise<BenchResult> {
   const contenders: Contender[] = [];
-  const results = new Map<string, Map<Mode, Measurement>>();
   const pending: Binring[] = [];
   try {
     for (const mode of MODES) {
       progress(`durability: starting binring, appendfsync ${mode}`);
-      const binring = await startBinring(BACKENDS, settings.keepers, undefined, mode);
+      const binring = await startBinring(BACKENDS, settings.keepers, { appendfsync: mode });
       pending.push(binring);
       await expectDurability(binring, mode);
       const client = connect(binring.spec);
@@ -56,41 +54,12 @@ export async function durabilityBench(settings: BenchSettings): Promise<BenchRes
     const disk = describeDisk(redisDir);
     const fsyncMs = measureFsync(redisDir, settings.quick ? 20 : 200);
     progress(`durability: Redis files on ${disk}; fsync of 4 KiB p50 ${fmt.ms(fsyncMs.p50)} ms`);
-    const warmed = new Set<string>();
-    for (const cell of CELLS) {
-      if (!warmed.has(cell.workload)) {
-        warmed.add(cell.workload);
-        for (const { mode, load } of contenders) {
-          const tookMs = await load.warmUp(
-            cell.workload,
-            64,
-            settings.quick ? settings.durationMs : undefined,
-          );
-          progress(`durability: ${mode}, ${cell.workload}: warm after ${(tookMs / 1000).toFixed(0)} s`);
-        }
-      }
-      const runs = new Map<Mode, Measurement[]>(MODES.map((mode) => [mode, []]));
-      for (let run = 0; run < settings.runs; run++) {
-        // Alternate which goes first, so neither always measures right after the other's writes.
-        const order = run % 2 === 0 ? contenders : [...contenders].reverse();
-        for (const { mode, load } of order) {
-          runs.get(mode)!.push(
-            await load.run({
-              workload: cell.workload,
-              concurrency: cell.concurrency,
-              durationMs: settings.durationMs,
-              warmupMs: settings.warmupMs,
-            }),
-          );
-        }
-      }
-      const byMode = new Map(MODES.map((mode) => [mode, medianRun(runs.get(mode)!)]));
-      results.set(cellName(cell), byMode);
-      for (const [mode, m] of byMode)
-        progress(
-          `durability: ${cellName(cell)}, appendfsync ${mode}: ${fmt.ops(m.opsPerSecond)} ops/s, p50 ${fmt.ms(m.p50Ms)} ms, p99 ${fmt.ms(m.p99Ms)} ms`,
-        );
-    }
+    const results = await measureInTurns(
+      "durability",
+      contenders.map(({ mode, load }) => ({ name: mode, load })),
+      CELLS,
+      settings,
+    );
     return report(results, settings, disk, fsyncMs, settings.keepers);
   } finally {
     await Promise.all(contenders.map(({ load }) => load.stop()));
@@ -154,7 +123,7 @@ function measureFsync(dir: string, count: number): { p50: number; p99: number } 
 }
 
 function report(
-  results: Map<string, Map<Mode, Measurement>>,
+  results: Map<string, Map<string, Measurement>>,
   settings: BenchSettings,
   disk: string,
   fsyncMs: { p50: number; p99: number },
@@ -200,7 +169,7 @@ answers it, and binring acknowledges a write once every live replica answered, s
 one's disk.
 
 Both clusters run at once and are measured in turns (which goes first alternates), from one client
-process each: 1000 bins, 32-byte values. Before a workload's first cell the load ${settings.quick ? "runs unmeasured for one short window (--quick)" : WARM_UP_RULE}; then ${settings.durationMs} ms after ${settings.warmupMs} ms warm-up, ${settings.runs} run(s) per cell, the run
+process each: 1000 bins, 32-byte values. Before a workload's first cell the load ${warmUpRule(settings)}; then ${settings.durationMs} ms after ${settings.warmupMs} ms warm-up, ${settings.runs} run(s) per cell, the run
 with the median throughput reported. \`get\` writes nothing to the append-only file: it is the
 control, and its ratio shows the noise. The Redis files are on ${disk}, where writing 4 KiB and
 fsyncing it takes ${fmt.ms(fsyncMs.p50)} ms at p50 and ${fmt.ms(fsyncMs.p99)} ms at p99: the cost of always follows the

@@ -86,7 +86,7 @@ async function countLost(client: SystemClient, acknowledged: Map<string, string>
 
 async function binringFailover(settings: BenchSettings): Promise<FailoverRun> {
   progress("failover: starting binring");
-  const binring = await startBinring(6, settings.keepers, WRITE_TIMEOUT_MS);
+  const binring = await startBinring(6, settings.keepers, { callTimeoutMs: WRITE_TIMEOUT_MS });
   const client = connect(binring.spec);
   try {
     const victim = binring.cluster.addresses[0]!;

@@ -7,12 +7,14 @@ import { backendBench } from "./backend-bench.js";
 import { durabilityBench } from "./durability-bench.js";
 import { failoverBench } from "./failover-bench.js";
 import { describeMachine, NOISE_NOTE } from "./machine.js";
+import { peersBench } from "./peers-bench.js";
 import { placementBench } from "./placement-bench.js";
 import { repairBench } from "./repair-bench.js";
 import type { BenchResult } from "./result.js";
 import { scaleBench } from "./scale-bench.js";
 import { type BenchSettings, parseSettings, progress, USAGE } from "./settings.js";
 import { throughputBench } from "./throughput-bench.js";
+import { tlsBench } from "./tls-bench.js";
 
 const BENCHMARKS: Record<string, { title: string; run: (settings: BenchSettings) => Promise<BenchResult> }> =
   {
@@ -23,6 +25,8 @@ const BENCHMARKS: Record<string, { title: string; run: (settings: BenchSettings)
     repair: { title: "Scale: repair time vs data size", run: repairBench },
     backend: { title: "One backend over gRPC vs raw Redis", run: backendBench },
     durability: { title: "Durability: appendfsync always vs everysec", run: durabilityBench },
+    peers: { title: "Peers: vs Redis with WAIT 2 and etcd, writes answered once copied", run: peersBench },
+    tls: { title: "TLS: binring with mutual TLS vs plaintext", run: tlsBench },
   };
 
 /** Earlier names, kept so documented commands go on working: `bins` became part of `throughput`. */
@@ -39,7 +43,7 @@ function writeIndex(dir: string, machine: string): void {
     `${dir}/README.md`,
     `# Benchmark results
 
-Written by \`npm run bench\` (every benchmark; about 20 minutes) or \`npm run bench -- NAME\`; the
+Written by \`npm run bench\` (every benchmark; about 25 minutes) or \`npm run bench -- NAME\`; the
 newest run of each is kept. ${NOISE_NOTE}
 
 Last run's machine: ${machine}.

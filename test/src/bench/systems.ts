@@ -2,17 +2,28 @@
 // process can connect from a description) and the one operation interface the
 // workloads drive: binring bins through the SDK, Redis Cluster through
 // ioredis' Cluster client (optionally followed by WAIT on the key's master),
-// and one raw redis-server through ioredis.
+// one raw redis-server through ioredis, a master with replicas through ioredis
+// with every write followed by WAIT for all of them, and etcd (etcd-target.ts).
 
 import { BinClient } from "@binring/client";
+import type { TlsFiles } from "@binring/core";
 import { binLoadTarget, type LoadTarget } from "@binring/load";
 import { Cluster, Redis } from "ioredis";
+import { etcdTarget } from "./etcd-target.js";
 
-/** How long `WAIT 1` may wait for the replica, in ms. */
+/** How long `WAIT` may wait for the replicas, in ms. */
 export const WAIT_TIMEOUT_MS = 1000;
 
 export type SystemSpec =
-  | { kind: "binring"; name: string; backends: string[]; keepers: string[]; callTimeoutMs?: number }
+  | {
+      kind: "binring";
+      name: string;
+      backends: string[];
+      keepers: string[];
+      callTimeoutMs?: number;
+      /** Mutual TLS: the client's certificate files. @default plaintext */
+      tls?: TlsFiles;
+    }
   | {
       kind: "redis-cluster";
       name: string;
@@ -21,7 +32,16 @@ export type SystemSpec =
       wait: boolean;
       commandTimeoutMs?: number;
     }
-  | { kind: "redis"; name: string; url: string };
+  | { kind: "redis"; name: string; url: string }
+  | {
+      kind: "redis-replicas";
+      name: string;
+      /** The master, which takes every command. */
+      url: string;
+      /** Every write is followed by WAIT replicas WAIT_TIMEOUT_MS. */
+      replicas: number;
+    }
+  | { kind: "etcd"; name: string; endpoints: string[] };
 
 /** One key-value store as the workloads see it. Keys are "bin-like" names. */
 export interface SystemClient extends LoadTarget {
@@ -38,6 +58,7 @@ export function connect(spec: SystemSpec): SystemClient {
         backends: spec.backends,
         keepers: spec.keepers,
         callTimeoutMs: spec.callTimeoutMs,
+        tls: spec.tls,
       });
       return { ...binLoadTarget(client), close: () => client.close() };
     }
@@ -80,5 +101,33 @@ export function connect(spec: SystemSpec): SystemClient {
         },
       };
     }
+    case "redis-replicas": {
+      const redis = new Redis(spec.url, { enableAutoPipelining: true });
+      // SET (or RPUSH) and WAIT in one pipeline on the one connection, as the
+      // Redis Cluster contender with WAIT 1 sends them to the key's master.
+      const write = async (command: "set" | "rpush", key: string, value: string) => {
+        const pipeline = redis.pipeline();
+        if (command === "set") pipeline.set(`${key}:k`, value);
+        else pipeline.rpush(`${key}:l`, value);
+        const results = await pipeline.call("wait", spec.replicas, WAIT_TIMEOUT_MS).exec();
+        for (const [error] of results ?? []) if (error) throw error;
+        const acknowledged = results?.[1]?.[1];
+        if (acknowledged !== spec.replicas)
+          throw new NotReplicatedError(
+            `WAIT ${spec.replicas} ${WAIT_TIMEOUT_MS}: ${String(acknowledged)} replicas`,
+          );
+        return results?.[0]?.[1];
+      };
+      return {
+        set: (key, value) => write("set", key, value),
+        get: (key) => redis.get(`${key}:k`),
+        listAppend: (key, value) => write("rpush", key, value),
+        close: async () => {
+          redis.disconnect();
+        },
+      };
+    }
+    case "etcd":
+      return etcdTarget(spec.endpoints);
   }
 }
