@@ -32,7 +32,15 @@ if [ "$backends" -lt "$previous" ]; then
   echo "scaling down from $previous: first stop backends one at a time with kubectl scale and let the" >&2
   echo "keepers repair each (deploy/README.md, Scaling); applying a lower count stops several at once." >&2
 fi
-printf '%s\n' "$file" >"$overlay/binring.json"
+# The file also names the client certificate where every pod mounts Secret binring-tls (the manifests'
+# BINRING_TLS_DIR), so the SDK and the CLI in a pod call over mutual TLS: the generated JSON's closing
+# brace gives way to a "tls" member.
+tls_dir=/etc/binring-tls
+{
+  printf '%s\n' "$file" | sed '$d' | sed '$s/$/,/'
+  printf '  "tls": {\n    "ca": "%s/ca.pem",\n    "cert": "%s/client.pem",\n    "key": "%s/client-key.pem"\n  }\n}\n' \
+    "$tls_dir" "$tls_dir" "$tls_dir"
+} >"$overlay/binring.json"
 sed -i -e "/- name: backend\(-.*\)\?\$/{n;s/count: .*/count: $backends/;}" \
   -e "/- name: keeper\$/{n;s/count: .*/count: $keepers/;}" "$kustomization"
 echo "$overlay: $backends backends${zones:+ per zone ($zones)}, $keepers keepers; apply with kubectl apply -k $overlay"

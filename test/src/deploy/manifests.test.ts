@@ -2,13 +2,17 @@
 // and the pieces agree with each other and with the binring CLI: Services
 // select the StatefulSets' pods, ports match the flags, probes hit what the
 // processes serve, Prometheus is pointed at each process's metrics port, and
-// the cluster file names the pods the StatefulSets make.
+// the cluster file names the pods the StatefulSets make. Security: every
+// backend and keeper serves mutual TLS with its role's certificate from Secret
+// binring-tls, each Redis wants the password from Secret binring-redis, and the
+// NetworkPolicies admit exactly the callers deploy/README.md promises.
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HashRing, parseClusterConfig, ringMembers } from "@binring/core";
 import { StatefulSet } from "kubernetes-models/apps/v1";
+import { NetworkPolicy } from "kubernetes-models/networking.k8s.io/v1";
 import { PodDisruptionBudget } from "kubernetes-models/policy/v1";
 import { ConfigMap, Namespace, Service } from "kubernetes-models/v1";
 import { describe, expect, it } from "vitest";
@@ -23,6 +27,7 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   "v1/ConfigMap": ConfigMap,
   "apps/v1/StatefulSet": StatefulSet,
   "policy/v1/PodDisruptionBudget": PodDisruptionBudget,
+  "networking.k8s.io/v1/NetworkPolicy": NetworkPolicy,
 };
 
 const find = (objects: K8sObject[], kind: string, name: string) => {
@@ -40,6 +45,12 @@ const env = (c: { env?: { name: string; value?: string }[] }, name: string): str
   const value = c.env?.find((e) => e.name === name)?.value;
   if (value === undefined) throw new Error(`container sets no ${name}`);
   return value;
+};
+/** The Secret key an environment variable is read from. */
+const secretEnv = (c: { env?: { name: string; valueFrom?: { secretKeyRef?: unknown } }[] }, name: string) => {
+  const ref = c.env?.find((e) => e.name === name)?.valueFrom?.secretKeyRef;
+  if (ref === undefined) throw new Error(`container takes no ${name} from a Secret`);
+  return ref;
 };
 const namedPort = (c: { ports: { name: string; containerPort: number }[] }, name: string) =>
   c.ports.find((p) => p.name === name)?.containerPort;
@@ -74,6 +85,75 @@ function pinnedZone(workload: K8sObject): string | undefined {
   expect(expression).toMatchObject({ key: "topology.kubernetes.io/zone", operator: "In" });
   expect(expression.values).toHaveLength(1);
   return expression.values[0];
+}
+
+/**
+ * The files of Secret binring-tls a container serves mutual TLS with: its
+ * BINRING_TLS_DIR is a read-only mount of them, updated in place on renewal.
+ */
+function tlsFiles(workload: K8sObject, name: string): string[] {
+  const c = container(workload, name);
+  const dir = env(c, "BINRING_TLS_DIR");
+  expect(c.env.some((e: { name: string }) => e.name === "BINRING_INSECURE")).toBe(false);
+  const mount = c.volumeMounts.find((m: { mountPath: string }) => m.mountPath === dir);
+  expect(mount, `${workload.metadata.name} mounts ${dir}`).toMatchObject({ readOnly: true });
+  // A subPath mount would never see the renewed Secret.
+  expect(mount.subPath).toBeUndefined();
+  const { secret } = podSpec(workload).volumes.find((v: { name: string }) => v.name === mount.name);
+  expect(secret.secretName).toBe("binring-tls");
+  // Owner and group only; the pod's fsGroup is the group, and every container is in it.
+  expect(secret.defaultMode).toBe(0o440);
+  expect(podSpec(workload).securityContext.fsGroup).toBeGreaterThan(0);
+  for (const item of secret.items) expect(item.path).toBe(item.key);
+  return secret.items.map((item: { key: string }) => item.key);
+}
+
+/** Redis's units (mb: 2^20 bytes) and Kubernetes' (Mi, Gi), in bytes. */
+function bytes(quantity: string): number {
+  const UNITS: Record<string, number> = { mb: 2 ** 20, gb: 2 ** 30, Mi: 2 ** 20, Gi: 2 ** 30 };
+  const match = /^(\d+)(mb|gb|Mi|Gi)$/.exec(quantity);
+  if (!match) throw new Error(`unexpected quantity ${quantity}`);
+  return Number(match[1]) * UNITS[match[2]!]!;
+}
+
+interface Pod {
+  namespace: string;
+  labels: Record<string, string>;
+}
+type Selector = { matchLabels?: Record<string, string>; matchExpressions?: unknown };
+const selects = (selector: Selector, labels: Record<string, string>) => {
+  if (selector.matchExpressions) throw new Error("matchExpressions: not evaluated by this test");
+  return matches(selector.matchLabels ?? {}, labels);
+};
+
+/** Whether the NetworkPolicies let `from` connect to a workload's pods on their port named `portName`. */
+function admits(objects: K8sObject[], workload: K8sObject, portName: string, from: Pod): boolean {
+  const namespace = workload.metadata.namespace ?? "default";
+  const policies = objects.filter(
+    (o) =>
+      o.kind === "NetworkPolicy" &&
+      (o.metadata.namespace ?? "default") === namespace &&
+      (o.spec.policyTypes ?? ["Ingress"]).includes("Ingress") &&
+      selects(o.spec.podSelector, workload.spec.template.metadata.labels),
+  );
+  expect(policies.length, `a NetworkPolicy isolates ${workload.metadata.name}`).toBeGreaterThan(0);
+  const port = podSpec(workload)
+    .containers.flatMap((c: { ports?: unknown[] }) => c.ports ?? [])
+    .find((p: { name: string }) => p.name === portName);
+  const peerMatches = (peer: { podSelector?: Selector; namespaceSelector?: Selector; ipBlock?: unknown }) => {
+    if (peer.ipBlock) throw new Error("ipBlock: not evaluated by this test");
+    const inNamespace = peer.namespaceSelector
+      ? selects(peer.namespaceSelector, { "kubernetes.io/metadata.name": from.namespace })
+      : from.namespace === namespace;
+    return inNamespace && (!peer.podSelector || selects(peer.podSelector, from.labels));
+  };
+  return policies.some((policy) =>
+    (policy.spec.ingress ?? []).some(
+      (rule: { ports?: { port: string | number }[]; from?: [] }) =>
+        (!rule.ports || rule.ports.some((p) => p.port === port.name || p.port === port.containerPort)) &&
+        (!rule.from || rule.from.some(peerMatches)),
+    ),
+  );
 }
 
 function checkCluster(objects: K8sObject[], dnsSuffix: string): void {
@@ -120,11 +200,25 @@ function checkCluster(objects: K8sObject[], dnsSuffix: string): void {
     const backendContainer = container(backend, "backend");
     expect(backendContainer.args).toEqual(["backend"]);
     expect(env(backendContainer, "BINRING_LISTEN")).toBe(`0.0.0.0:${namedPort(backendContainer, "grpc")}`);
-    const redisArgs: string[] = container(backend, "redis").args;
+    const redis = container(backend, "redis");
+    const redisArgs: string[] = redis.args;
+    const redisFlag = (flag: string) => redisArgs[redisArgs.indexOf(flag) + 1]!;
+    expect(redisFlag("--appendonly")).toBe("yes");
+    // Redis: on the pod's loopback, with the password of Secret binring-redis, which the backend's URL carries.
+    expect(redisFlag("--bind")).toBe("127.0.0.1");
+    expect(redisFlag("--requirepass")).toBe("$(REDISCLI_AUTH)");
+    const password = secretEnv(redis, "REDISCLI_AUTH");
+    expect(password).toEqual({ name: "binring-redis", key: "password" });
+    expect(secretEnv(backendContainer, "REDIS_PASSWORD")).toEqual(password);
     expect(env(backendContainer, "BINRING_REDIS")).toBe(
-      `redis://127.0.0.1:${redisArgs[redisArgs.indexOf("--port") + 1]}`,
+      `redis://:$(REDIS_PASSWORD)@127.0.0.1:${redisFlag("--port")}`,
     );
-    expect(redisArgs[redisArgs.indexOf("--appendonly") + 1]).toBe("yes");
+    // Kubernetes expands $(NAME) only from variables listed before it.
+    const names = backendContainer.env.map((e: { name: string }) => e.name);
+    expect(names.indexOf("REDIS_PASSWORD")).toBeLessThan(names.indexOf("BINRING_REDIS"));
+    // A full Redis refuses writes rather than be killed at its memory limit.
+    expect(redisFlag("--maxmemory-policy")).toBe("noeviction");
+    expect(bytes(redisFlag("--maxmemory"))).toBeLessThan(bytes(redis.resources.limits.memory));
     expect(container(backend, "redis").volumeMounts).toContainEqual({
       name: backend.spec.volumeClaimTemplates[0].metadata.name,
       mountPath: redisArgs[redisArgs.indexOf("--dir") + 1],
@@ -172,6 +266,48 @@ function checkCluster(objects: K8sObject[], dnsSuffix: string): void {
     for (const pod of pods(backend, 7000)) expect(file.zones?.[pod]).toBe(zone);
   }
 
+  // Mutual TLS on every backend and keeper (both listen on 0.0.0.0, which they refuse in plaintext), each
+  // with only its role's certificate from one fixed path; the CA's key is in no pod. The keepers also
+  // hold what the CLI run there needs: the admin certificate (status) and the cluster file's client one.
+  const tlsDir = env(keeperContainer, "BINRING_TLS_DIR");
+  for (const backend of backends) {
+    expect(env(container(backend, "backend"), "BINRING_TLS_DIR")).toBe(tlsDir);
+    expect(tlsFiles(backend, "backend")).toEqual(["ca.pem", "backend.pem", "backend-key.pem"]);
+  }
+  expect(tlsFiles(keeper, "keeper")).toEqual([
+    "ca.pem",
+    "keeper.pem",
+    "keeper-key.pem",
+    "admin.pem",
+    "admin-key.pem",
+    "client.pem",
+    "client-key.pem",
+  ]);
+  expect(file.tls).toEqual({
+    ca: `${tlsDir}/ca.pem`,
+    cert: `${tlsDir}/client.pem`,
+    key: `${tlsDir}/client-key.pem`,
+  });
+
+  // Who may connect to what: deploy/README.md, Security.
+  const namespace = keeper.metadata.namespace ?? "default";
+  const callers: Record<string, Pod> = {
+    keeper: { namespace, labels: keeper.spec.template.metadata.labels },
+    client: { namespace: "shop", labels: { app: "shop", "binring.dev/client": "true" } },
+    backend: { namespace, labels: backends[0]!.spec.template.metadata.labels },
+    unlabelled: { namespace, labels: { app: "debug" } },
+    prometheus: { namespace: "monitoring", labels: { "app.kubernetes.io/name": "prometheus" } },
+  };
+  const admitted = (workload: K8sObject, port: string) =>
+    Object.keys(callers).filter((name) => admits(objects, workload, port, callers[name]!));
+  for (const backend of backends) {
+    expect(admitted(backend, "grpc")).toEqual(["keeper", "client"]);
+    expect(admitted(backend, "http")).toEqual(["prometheus"]);
+    expect(admitted(backend, "redis")).toEqual([]);
+  }
+  expect(admitted(keeper, "grpc")).toEqual(["keeper", "client"]);
+  expect(admitted(keeper, "http")).toEqual(["prometheus"]);
+
   // Drains take one backend at a time; copies spread across nodes; nothing runs privileged.
   const budget = find(objects, "PodDisruptionBudget", "backend");
   expect(budget.spec.maxUnavailable).toBe(1);
@@ -203,7 +339,7 @@ function checkCluster(objects: K8sObject[], dnsSuffix: string): void {
   }
 }
 
-/** `binring cluster-file` as scale.sh runs it. */
+/** `binring cluster-file` as scale.sh runs it, with the "tls" it adds. */
 function generated(backends: number, keepers: number, namespace: string, zones?: string) {
   const output = execFileSync(process.execPath, [
     CLI_MAIN,
@@ -218,7 +354,14 @@ function generated(backends: number, keepers: number, namespace: string, zones?:
     "--keeper-address",
     `keeper-{i}.keeper.${namespace}.svc:7600`,
   ]);
-  return JSON.parse(output.toString());
+  return {
+    ...JSON.parse(output.toString()),
+    tls: {
+      ca: "/etc/binring-tls/ca.pem",
+      cert: "/etc/binring-tls/client.pem",
+      key: "/etc/binring-tls/client-key.pem",
+    },
+  };
 }
 
 describe("deploy/k8s", () => {
