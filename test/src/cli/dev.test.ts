@@ -196,4 +196,7 @@ it.each([
   const { tls: _, ...plainConfig } = written;
   writeFileSync(plain, JSON.stringify({ ...plainConfig, callTimeoutMs: 1500 }));
   expect((await runCli(["get", "--config", plain, "--bin", "b", "k"])).code === 0).toBe(!secure);
+  // Ctrl-C stops every process dev started (a SIGKILL would leave them running).
+  await dev.kill("SIGTERM");
+  expect(await dev.waitExit()).toEqual({ code: 0, signal: null });
 });
