@@ -279,11 +279,12 @@ function readPem(file: string, what: string): Buffer {
 /**
  * Who may call what. Data calls and reading the view: applications (client),
  * operators (admin) and keepers. Replication, repair, readiness and the beats
- * keepers exchange: keepers only (and backends, for calls between backends).
+ * keepers exchange: keepers only. Backends call no other process, so the
+ * backend role is admitted nowhere: a stolen backend certificate reaches nothing.
  */
 export const SERVICE_ROLES: ServicePolicy = {
   "binring.v1.Storage": ["client", "admin", "keeper"],
-  "binring.v1.StorageControl": ["keeper", "backend"],
+  "binring.v1.StorageControl": ["keeper"],
   "binring.v1.Keeper": ["client", "admin", "keeper"],
   "binring.v1.KeeperPeer": ["keeper"],
 };

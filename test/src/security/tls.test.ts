@@ -140,7 +140,7 @@ describe("a client certificate", () => {
     for (const [call, outcome] of controlCalls) {
       const error = await failure(outcome);
       expect(error, call).toBeInstanceOf(PermissionDeniedError);
-      expect(error.message).toContain(`StorageControl.${call} needs a keeper, backend certificate`);
+      expect(error.message).toContain(`StorageControl.${call} needs a keeper certificate`);
       expect(error.message).toContain("the caller presented a client certificate");
     }
     channel.close();
@@ -154,6 +154,11 @@ describe("a client certificate", () => {
     const misdirected = new BackendChannel(cluster.keepers[0]!, { tls, callTimeoutMs: 1500 });
     await expect(misdirected.heartbeat({}, 1500)).rejects.toThrow(/not a backend certificate/);
     misdirected.close();
+
+    // Nor may a backend's certificate: backends call no one.
+    const backendCert = new BackendChannel(cluster.backends[1]!, { tls: roleFiles(certs, "backend") });
+    expect(await failure(backendCert.drop([{ start: 0, end: 2 ** 32 }]))).toBeInstanceOf(PermissionDeniedError);
+    backendCert.close();
 
     // The admin certificate may call data calls, not control calls.
     const admin = new BackendChannel(cluster.backends[1]!, { tls: roleFiles(certs, "admin") });

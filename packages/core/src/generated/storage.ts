@@ -80,7 +80,7 @@ export interface ProtoGrpcType {
       /**
        * StorageControl is served by every backend beside Storage: replication,
        * repair and readiness, which only keepers drive. With TLS, only callers
-       * holding a keeper (or backend) certificate may use it; anyone else gets
+       * holding a keeper certificate may use it (backends call no backend); anyone else gets
        * PERMISSION_DENIED before the call runs.
        */
       StorageControl: SubtypeConstructor<typeof grpc.Client, _binring_v1_StorageControlClient> & { service: _binring_v1_StorageControlDefinition }

@@ -16,7 +16,7 @@ import type { ScanRequest as _binring_v1_ScanRequest, ScanRequest__Output as _bi
 /**
  * StorageControl is served by every backend beside Storage: replication,
  * repair and readiness, which only keepers drive. With TLS, only callers
- * holding a keeper (or backend) certificate may use it; anyone else gets
+ * holding a keeper certificate may use it (backends call no backend); anyone else gets
  * PERMISSION_DENIED before the call runs.
  */
 export interface StorageControlClient extends grpc.Client {
@@ -104,7 +104,7 @@ export interface StorageControlClient extends grpc.Client {
 /**
  * StorageControl is served by every backend beside Storage: replication,
  * repair and readiness, which only keepers drive. With TLS, only callers
- * holding a keeper (or backend) certificate may use it; anyone else gets
+ * holding a keeper certificate may use it (backends call no backend); anyone else gets
  * PERMISSION_DENIED before the call runs.
  */
 export interface StorageControlHandlers extends grpc.UntypedServiceImplementation {
