@@ -11,7 +11,6 @@ import {
   copyFileSync,
   mkdirSync,
   mkdtempSync,
-  readFileSync,
   renameSync,
   rmSync,
   symlinkSync,
@@ -20,7 +19,6 @@ import {
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connect as connectTls } from "node:tls";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   ChildProcess,
@@ -29,6 +27,7 @@ import {
   keeperStatus,
   REPO_ROOT,
   runCli,
+  servedSerial,
   waitFor,
 } from "../support/index.js";
 import { type K8sObject, podSpec, renderKustomization } from "./kustomize.js";
@@ -96,25 +95,6 @@ function secretVolume(workload: K8sObject, container: Container, source: string,
   update();
   for (const { path } of items) symlinkSync(join("..data", path), join(dir, path));
   return { mountPath: tlsDir, dir, update };
-}
-
-/** The serial number of the certificate a server presents on a new connection. */
-function servedSerial(port: number, tls: { ca: string; cert: string; key: string }): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connectTls({
-      host: "127.0.0.1",
-      port,
-      ca: readFileSync(tls.ca),
-      cert: readFileSync(tls.cert),
-      key: readFileSync(tls.key),
-      ALPNProtocols: ["h2"],
-    });
-    socket.once("secureConnect", () => {
-      resolve(socket.getPeerCertificate().serialNumber);
-      socket.destroy();
-    });
-    socket.once("error", reject);
-  });
 }
 
 /** Redis's first reply to PING from a connection that did not authenticate. */
@@ -274,12 +254,12 @@ describe("the image's entry point, run as the manifests run it", () => {
       cert: join(certs, "client.pem"),
       key: join(certs, "client-key.pem"),
     };
-    const before = await servedSerial(backendPort, clientCert);
+    const before = await servedSerial(`127.0.0.1:${backendPort}`, clientCert);
     expect((await runCli(["certs", "--dir", certs])).code).toBe(0);
     backendTls.update();
     await waitFor(
       "the backend to serve its renewed certificate",
-      async () => (await servedSerial(backendPort, clientCert)) !== before,
+      async () => (await servedSerial(`127.0.0.1:${backendPort}`, clientCert)) !== before,
       { timeoutMs: 5000, intervalMs: 200 },
     );
     expect((await runCli(["get", "--bin", "deploy", "greeting"], { env: inKeeperPod })).stdout).toBe(

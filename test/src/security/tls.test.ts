@@ -2,15 +2,21 @@
 // cluster file's "tls"): who cannot call at all, what a client certificate may
 // not call, a backend death, its repair and a keeper takeover over TLS, and
 // certificates renewed under load.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connect } from "node:tls";
 import { BackendChannel, BinClient, fetchKeeperStatus } from "@binring/client";
 import { PermissionDeniedError, roleFiles, type TlsFiles } from "@binring/core";
 import { PeerChannel } from "@binring/keeper";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LocalCluster, MULTI_KEEPER_ARGS, runCli, waitFor, waitForKeepersSettled } from "../support/index.js";
+import {
+  LocalCluster,
+  MULTI_KEEPER_ARGS,
+  runCli,
+  servedSerial,
+  waitFor,
+  waitForKeepersSettled,
+} from "../support/index.js";
 
 let dir: string;
 let certs: string;
@@ -31,26 +37,6 @@ async function failure(call: Promise<unknown>): Promise<Error> {
     },
     (error: Error) => error,
   );
-}
-
-/** The serial number of the certificate a server presents now (a fresh connection). */
-function servedSerial(address: string, tls: TlsFiles): Promise<string> {
-  const [host, port] = [address.slice(0, address.lastIndexOf(":")), Number(address.split(":").pop())];
-  return new Promise((resolve, reject) => {
-    const socket = connect({
-      host,
-      port,
-      ca: readFileSync(tls.ca),
-      cert: readFileSync(tls.cert),
-      key: readFileSync(tls.key),
-      ALPNProtocols: ["h2"],
-    });
-    socket.once("secureConnect", () => {
-      resolve(socket.getPeerCertificate().serialNumber);
-      socket.destroy();
-    });
-    socket.once("error", reject);
-  });
 }
 
 beforeAll(async () => {
@@ -157,7 +143,9 @@ describe("a client certificate", () => {
 
     // Nor may a backend's certificate: backends call no one.
     const backendCert = new BackendChannel(cluster.backends[1]!, { tls: roleFiles(certs, "backend") });
-    expect(await failure(backendCert.drop([{ start: 0, end: 2 ** 32 }]))).toBeInstanceOf(PermissionDeniedError);
+    expect(await failure(backendCert.drop([{ start: 0, end: 2 ** 32 }]))).toBeInstanceOf(
+      PermissionDeniedError,
+    );
     backendCert.close();
 
     // The admin certificate may call data calls, not control calls.

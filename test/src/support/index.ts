@@ -19,5 +19,6 @@ export {
   MULTI_KEEPER_ARGS,
 } from "./local-cluster.js";
 export { RedisServer, type RedisServerOptions } from "./redis-server.js";
+export { servedSerial } from "./served-certificate.js";
 export { type WaitOptions, waitFor } from "./wait-for.js";
 export { Workload, type WorkloadOptions } from "./workload.js";
