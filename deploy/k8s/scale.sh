@@ -25,22 +25,16 @@ else
   set -- --backend-address "backend-{i}.backend.$namespace.svc:7000"
 fi
 # Generate first: a bad count fails here, before anything is rewritten.
+# The file also names the client certificate where every pod mounts Secret binring-tls (the manifests'
+# BINRING_TLS_DIR), so the SDK and the CLI in a pod call over mutual TLS.
 file=$($binring cluster-file --backends "$backends" --keepers "$keepers" "$@" \
-  --keeper-address "keeper-{i}.keeper.$namespace.svc:7600")
+  --keeper-address "keeper-{i}.keeper.$namespace.svc:7600" --tls-dir /etc/binring-tls)
 previous=$(sed -n "/- name: backend\(-.*\)\?\$/{n;s/^ *count: *//p;q;}" "$kustomization")
 if [ "$backends" -lt "$previous" ]; then
   echo "scaling down from $previous: first stop backends one at a time with kubectl scale and let the" >&2
   echo "keepers repair each (deploy/README.md, Scaling); applying a lower count stops several at once." >&2
 fi
-# The file also names the client certificate where every pod mounts Secret binring-tls (the manifests'
-# BINRING_TLS_DIR), so the SDK and the CLI in a pod call over mutual TLS: the generated JSON's closing
-# brace gives way to a "tls" member.
-tls_dir=/etc/binring-tls
-{
-  printf '%s\n' "$file" | sed '$d' | sed '$s/$/,/'
-  printf '  "tls": {\n    "ca": "%s/ca.pem",\n    "cert": "%s/client.pem",\n    "key": "%s/client-key.pem"\n  }\n}\n' \
-    "$tls_dir" "$tls_dir" "$tls_dir"
-} >"$overlay/binring.json"
+printf '%s\n' "$file" >"$overlay/binring.json"
 sed -i -e "/- name: backend\(-.*\)\?\$/{n;s/count: .*/count: $backends/;}" \
   -e "/- name: keeper\$/{n;s/count: .*/count: $keepers/;}" "$kustomization"
 echo "$overlay: $backends backends${zones:+ per zone ($zones)}, $keepers keepers; apply with kubectl apply -k $overlay"

@@ -339,7 +339,7 @@ function checkCluster(objects: K8sObject[], dnsSuffix: string): void {
   }
 }
 
-/** `binring cluster-file` as scale.sh runs it, with the "tls" it adds. */
+/** `binring cluster-file` as scale.sh runs it, naming the client certificate where pods mount it. */
 function generated(backends: number, keepers: number, namespace: string, zones?: string) {
   const output = execFileSync(process.execPath, [
     CLI_MAIN,
@@ -353,15 +353,16 @@ function generated(backends: number, keepers: number, namespace: string, zones?:
     zones ? `backend-{zone}-{i}.backend.${namespace}.svc:7000` : `backend-{i}.backend.${namespace}.svc:7000`,
     "--keeper-address",
     `keeper-{i}.keeper.${namespace}.svc:7600`,
+    "--tls-dir",
+    "/etc/binring-tls",
   ]);
-  return {
-    ...JSON.parse(output.toString()),
-    tls: {
-      ca: "/etc/binring-tls/ca.pem",
-      cert: "/etc/binring-tls/client.pem",
-      key: "/etc/binring-tls/client-key.pem",
-    },
-  };
+  const file = JSON.parse(output.toString());
+  expect(file.tls).toEqual({
+    ca: "/etc/binring-tls/ca.pem",
+    cert: "/etc/binring-tls/client.pem",
+    key: "/etc/binring-tls/client-key.pem",
+  });
+  return file;
 }
 
 describe("deploy/k8s", () => {

@@ -1,7 +1,7 @@
 // `binring cluster-file`: writes a cluster file from replica counts and
 // address templates, so a StatefulSet's replica count is the only number an
 // operator changes (deploy/k8s/scale.sh runs this with the overlay's counts).
-import { parseClusterConfig } from "@binring/core";
+import { type ClusterConfig, parseClusterConfig, roleFiles } from "@binring/core";
 import { flagName, parseFlags, parseNonNegativeInt, parsePositiveInt, requireFlag } from "../args.js";
 import { CliError } from "../cli-error.js";
 import { defineCommand } from "../command.js";
@@ -29,6 +29,12 @@ export const CLUSTER_FILE = defineCommand({
       value: "TEMPLATE",
       default: "keeper-{i}.keeper:7600",
       description: "keeper i's address",
+    },
+    "tls-dir": {
+      type: "string",
+      value: "DIR",
+      description:
+        'name the client certificate `binring certs` wrote in DIR (as the file\'s readers see DIR) in a "tls" section',
     },
   },
   example: "binring cluster-file --backends 6 --keepers 3 > binring.json",
@@ -61,7 +67,7 @@ export async function clusterFileCommand(args: string[]): Promise<void> {
   const address = (template: string, i: number, zone = "") =>
     template.replaceAll("{i}", String(i)).replaceAll("{zone}", zone);
   const ordinals = (n: number) => Array.from({ length: n }, (_, i) => i);
-  const file: { backends: string[]; keepers: string[]; zones?: Record<string, string> } = {
+  const file: ClusterConfig = {
     backends: [],
     keepers: ordinals(keepers).map((i) => address(keeperTemplate, i)),
   };
@@ -77,6 +83,11 @@ export async function clusterFileCommand(args: string[]): Promise<void> {
         file.zones[backend] = zone;
       }
     }
+  }
+  const tlsDir = values["tls-dir"];
+  if (tlsDir !== undefined) {
+    if (tlsDir === "") throw new CliError(`${flagName("tls-dir")} must be a directory, got ""`);
+    file.tls = roleFiles(tlsDir, "client");
   }
   try {
     parseClusterConfig(file, "generated cluster file");
