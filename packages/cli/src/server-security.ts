@@ -57,10 +57,17 @@ export function serverTls(
   return files;
 }
 
-/** On SIGHUP, re-reads renewed certificate files at once (they are also checked every second). */
+/**
+ * On SIGHUP, re-reads renewed certificate files at once (they are also checked
+ * every second). Without TLS there is nothing to reload, but the signal still
+ * must not stop the process, as it would by default.
+ */
 export function reloadOnHangup(logger: Logger, tls: TlsFiles | undefined): void {
-  if (!tls) return;
   process.on("SIGHUP", () => {
+    if (!tls) {
+      logger.info("SIGHUP: nothing to reload without --tls-dir");
+      return;
+    }
     const failure = tlsIdentity(tls).reload();
     if (failure) logger.error({ err: failure }, "renewed certificate files not used: the previous ones stay");
     else logger.info({ cert: tls.cert }, "certificate files checked");
