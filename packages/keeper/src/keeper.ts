@@ -49,6 +49,7 @@ import { KeeperState } from "./keeper-state.js";
 import { LeaseWitness } from "./lease-witness.js";
 import { PeerBeats } from "./peer-beats.js";
 import { Prober } from "./prober.js";
+import { without } from "./repair-job.js";
 import { RepairRunner } from "./repair-runner.js";
 import { SharedView } from "./shared-view.js";
 import { statusReport } from "./status-report.js";
@@ -303,16 +304,24 @@ export class Keeper {
   }
 
   /**
-   * A repair the log shows finished, by a keeper that died before it could
-   * publish that, must not stay published as running: clients would not read
-   * the stand-ins, and the failure model would count the backend as impaired.
+   * Backends of the slice the log owes no work. A repair the log shows
+   * finished, by a keeper that died before it could publish that, must not
+   * stay published as running: clients would not read the stand-ins, and the
+   * failure model would count the backend as impaired. And a backend this
+   * keeper holds as filling that no keeper fills (its previous owner finished
+   * the fill, then lost the backend to this keeper before its grant was seen
+   * here) would stay unready for good: it is filled again.
    */
   #settled(backends: string[]): void {
+    const state = this.#state;
     const working = new Set(this.#working());
     for (const backend of backends) {
-      if (!this.#state.slice.has(backend) || working.has(backend)) continue;
-      if (this.#state.view.get(backend)?.repairing)
-        this.#commits.publish(backend, "repair found done", false);
+      if (!state.slice.has(backend) || working.has(backend)) continue;
+      if (state.view.get(backend)?.repairing) this.#commits.publish(backend, "repair found done", false);
+      if (state.healthOf(backend).state === "filling" && !state.peers.workingOn(backend, state.clock.now())) {
+        state.logger.info({ backend }, "filling, and no keeper fills it: filling it again");
+        this.#commits.decide("fill", backend, without(state.liveSet(), backend));
+      }
     }
   }
 
