@@ -196,10 +196,8 @@ export class ChaosRun {
       if (performance.now() >= endAt) break;
       if (performance.now() < nextAt) continue;
       // A paused keeper would only make the status call wait for its deadline.
-      const health = await readClusterHealth(
-        control.keepers.filter((_, i) => !this.#keeperDown.has(i)),
-        this.#options.tls,
-      );
+      const up = control.keepers.filter((_, i) => !this.#keeperDown.has(i));
+      const health = await readClusterHealth(up, this.#options.tls);
       this.#lastHealth = health;
       const impairedBackends = new Set(
         control.backends.flatMap((address, i) =>
