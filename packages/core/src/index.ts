@@ -66,17 +66,12 @@ export {
 export { type KeyPattern, matchesPattern, type Storage } from "./storage.js";
 export {
   clientSecurity,
-  denialOf,
   ROLES,
   type Role,
   roleFiles,
-  roleGuard,
-  SERVICE_ROLES,
-  type ServicePolicy,
   securedServerOptions,
   serverCredentials,
   type TlsFiles,
-  TlsIdentity,
   tlsIdentity,
 } from "./transport-security.js";
 export { TurnBatch } from "./turn-batch.js";

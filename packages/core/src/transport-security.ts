@@ -60,11 +60,6 @@ export class TlsIdentity implements grpc.experimental.CertificateProvider {
     this.#loaded = load(files);
   }
 
-  /** The role the certificate carries (its subject's OU). */
-  get role(): string | undefined {
-    return roleOf(new X509Certificate(this.#loaded.certificate).subject);
-  }
-
   /**
    * Reads the files again if they changed; returns the error that kept a
    * changed set from being used, if any.
@@ -202,14 +197,14 @@ export function roleGuard(policy: ServicePolicy): grpc.ServerInterceptor {
 }
 
 /** Why the caller may not make the call at `path` ("/package.Service/Method"), or undefined if it may. */
-export function denialOf(
+function denialOf(
   policy: ServicePolicy,
   path: string,
-  subject: { OU?: string | string[] } | string | undefined,
+  subject: { OU?: string | string[] } | undefined,
 ): string | undefined {
   const [, service = "", call = path] = path.split("/");
   const allowed = policy[service] ?? [];
-  const role = typeof subject === "string" ? roleOf(subject) : firstOf(subject?.OU);
+  const role = firstOf(subject?.OU);
   if (role !== undefined && (allowed as readonly string[]).includes(role)) return undefined;
   const needs = allowed.length > 0 ? `a ${allowed.join(", ")} certificate` : "a role no certificate has";
   const has = role === undefined ? "a certificate without a binring role" : `a ${role} certificate`;
@@ -218,14 +213,6 @@ export function denialOf(
 
 function firstOf(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-}
-
-/** The OU of a subject as node:crypto prints it ("O=binring\nOU=keeper\nCN=keeper"). */
-function roleOf(subject: string): string | undefined {
-  return subject
-    .split("\n")
-    .find((line) => line.startsWith("OU="))
-    ?.slice(3);
 }
 
 function fileStamps(files: TlsFiles): string {
