@@ -1,5 +1,8 @@
 // `binring chaos` input: a bad flag or a misplaced sabotage switch is one
 // readable line and exit code 2, before any process starts.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { expect, it } from "vitest";
 import { runCli } from "../support/index.js";
 
@@ -29,5 +32,15 @@ it("refuses an unknown sabotage by name", async () => {
   expect(run.code).toBe(2);
   expect(run.stderr).toMatch(
     /unsafeSabotage must be one of ack-after-primary \(test only\), got "drop-everything"/,
+  );
+});
+
+it("refuses to start a cluster in a --dir that holds an earlier run's data", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "binring-chaos-dir-"));
+  writeFileSync(join(dir, "appendonly.aof"), "left by an earlier run");
+  const run = await runCli(["chaos", "--local", "--dir", dir, "--duration", "1s"]);
+  expect(run.code).toBe(2);
+  expect(run.stderr.trim()).toBe(
+    `binring chaos: --dir ${dir} is not empty: chaos starts a fresh cluster; remove it or name another`,
   );
 });

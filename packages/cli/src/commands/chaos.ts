@@ -7,7 +7,7 @@
 // reads. The history (history.jsonl) goes to --out. A --local cluster runs
 // with mutual TLS unless --insecure, like `binring dev`, so the proof covers
 // the transport that production uses.
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type ChaosProgress, ChaosRun, type FuzzCounts } from "@binring/chaos";
 import { parseSabotage } from "@binring/client";
@@ -141,6 +141,14 @@ export async function chaosCommand(args: string[]): Promise<void> {
     if (keeperCount === 0)
       throw new CliError("--keepers must be at least 1: without keepers nothing repairs");
     const dir = resolve(values.dir ?? join(out, "cluster"));
+    // The run's checks assume an empty cluster: data left by an earlier run (the same seed again)
+    // would read back as values this run never wrote.
+    if (values.dir === undefined) rmSync(dir, { recursive: true, force: true });
+    else if (existsSync(dir) && readdirSync(dir).length > 0) {
+      throw new CliError(
+        `binring chaos: --dir ${values.dir} is not empty: chaos starts a fresh cluster; remove it or name another`,
+      );
+    }
     const tlsDir = values.insecure ? undefined : join(dir, "certs");
     if (tlsDir) {
       mkdirSync(tlsDir, { recursive: true });
