@@ -12,7 +12,7 @@ import { type Measurement, preload } from "@binring/load";
 import { Redis } from "ioredis";
 import { waitFor } from "../support/wait-for.js";
 import { type Binring, startBinring } from "./contenders.js";
-import { type Cell, cellName, measureInTurns, warmUpRule } from "./in-turns.js";
+import { type Cell, cellName, everyCellRow, measureInTurns, warmUpRule } from "./in-turns.js";
 import { LoadProcesses } from "./load-processes.js";
 import { fmt, table } from "./measure.js";
 import type { BenchResult } from "./result.js";
@@ -145,17 +145,7 @@ function report(
       fmt.times(always.p99Ms, everysec.p99Ms),
     ]);
     for (const mode of MODES) {
-      const m = byMode.get(mode)!;
-      detailRows.push([
-        cell.workload,
-        cell.concurrency,
-        mode,
-        fmt.ops(m.opsPerSecond),
-        fmt.ms(m.p50Ms),
-        fmt.ms(m.p99Ms),
-        fmt.ms(m.p999Ms),
-        m.errors,
-      ]);
+      detailRows.push(everyCellRow(cell, mode, byMode.get(mode)!));
     }
   }
   return {

@@ -20,6 +20,20 @@ export interface Turn {
 
 export const cellName = (cell: Cell) => `${cell.workload} c=${cell.concurrency}`;
 
+/** A row of a results file's "Every cell" table: the cell, what ran in it, and its numbers. */
+export function everyCellRow(cell: Cell, system: string, m: Measurement): (string | number)[] {
+  return [
+    cell.workload,
+    cell.concurrency,
+    system,
+    fmt.ops(m.opsPerSecond),
+    fmt.ms(m.p50Ms),
+    fmt.ms(m.p99Ms),
+    fmt.ms(m.p999Ms),
+    m.errors,
+  ];
+}
+
 /** How the warm-up went, for a benchmark's description. */
 export function warmUpRule(settings: BenchSettings): string {
   return settings.quick ? "runs unmeasured for one short window (--quick)" : WARM_UP_RULE;

@@ -7,7 +7,7 @@
 import { type Measurement, preload } from "@binring/load";
 import { startBinring } from "./contenders.js";
 import { ETCD_MISSING, EtcdCluster, etcdVersion, hasEtcd } from "./etcd-cluster.js";
-import { type Cell, cellName, measureInTurns, type Turn, warmUpRule } from "./in-turns.js";
+import { type Cell, cellName, everyCellRow, measureInTurns, type Turn, warmUpRule } from "./in-turns.js";
 import { LoadProcesses } from "./load-processes.js";
 import { fmt, table } from "./measure.js";
 import { REPLICAS, RedisReplicas } from "./redis-replicas.js";
@@ -97,17 +97,7 @@ function report(
       ...peers.map((peer) => fmt.times(b.opsPerSecond, bySystem.get(peer)!.opsPerSecond)),
     ]);
     for (const system of systems) {
-      const m = bySystem.get(system)!;
-      detailRows.push([
-        cell.workload,
-        cell.concurrency,
-        system,
-        fmt.ops(m.opsPerSecond),
-        fmt.ms(m.p50Ms),
-        fmt.ms(m.p99Ms),
-        fmt.ms(m.p999Ms),
-        m.errors,
-      ]);
+      detailRows.push(everyCellRow(cell, system, bySystem.get(system)!));
     }
   }
   const etcd = withEtcd

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { keyOf, type Measurement, preload } from "@binring/load";
 import { runCli } from "../support/binring-process.js";
 import { type Binring, startBinring } from "./contenders.js";
-import { type Cell, cellName, measureInTurns, type Turn, warmUpRule } from "./in-turns.js";
+import { type Cell, cellName, everyCellRow, measureInTurns, type Turn, warmUpRule } from "./in-turns.js";
 import { LoadProcesses } from "./load-processes.js";
 import { fmt, table } from "./measure.js";
 import type { BenchResult } from "./result.js";
@@ -96,17 +96,7 @@ function report(results: Map<string, Map<string, Measurement>>, settings: BenchS
       fmt.times(tls.p50Ms, plain.p50Ms),
     ]);
     for (const mode of MODES) {
-      const m = byMode.get(mode)!;
-      detailRows.push([
-        cell.workload,
-        cell.concurrency,
-        mode,
-        fmt.ops(m.opsPerSecond),
-        fmt.ms(m.p50Ms),
-        fmt.ms(m.p99Ms),
-        fmt.ms(m.p999Ms),
-        m.errors,
-      ]);
+      detailRows.push(everyCellRow(cell, mode, byMode.get(mode)!));
     }
   }
   const sets = results.get(cellName({ workload: "set", concurrency: 64 }))!;
