@@ -4,7 +4,7 @@
 // once, the one that goes first rotating from run to run.
 import type { Measurement, WorkloadName } from "@binring/load";
 import { type LoadProcesses, WARM_UP_RULE } from "./load-processes.js";
-import { fmt, medianRun } from "./measure.js";
+import { measurementCells, medianRun } from "./measure.js";
 import { type BenchSettings, progress } from "./settings.js";
 
 export interface Cell {
@@ -22,16 +22,7 @@ export const cellName = (cell: Cell) => `${cell.workload} c=${cell.concurrency}`
 
 /** A row of a results file's "Every cell" table: the cell, what ran in it, and its numbers. */
 export function everyCellRow(cell: Cell, system: string, m: Measurement): (string | number)[] {
-  return [
-    cell.workload,
-    cell.concurrency,
-    system,
-    fmt.ops(m.opsPerSecond),
-    fmt.ms(m.p50Ms),
-    fmt.ms(m.p99Ms),
-    fmt.ms(m.p999Ms),
-    m.errors,
-  ];
+  return [cell.workload, cell.concurrency, system, ...measurementCells(m)];
 }
 
 /** How the warm-up went, for a benchmark's description. */

@@ -23,6 +23,11 @@ export const fmt = {
   ratio: (a: number, b: number) => `${((a / b) * 100).toFixed(0)}%`,
 };
 
+/** A measurement's cells in a results table: ops/s, p50, p99 and p99.9 in ms, errors. */
+export function measurementCells(m: Measurement): (string | number)[] {
+  return [fmt.ops(m.opsPerSecond), fmt.ms(m.p50Ms), fmt.ms(m.p99Ms), fmt.ms(m.p999Ms), m.errors];
+}
+
 export const COMPARISON_HEADER = [
   "operation",
   "concurrency",

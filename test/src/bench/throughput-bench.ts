@@ -24,7 +24,7 @@ import {
   redisServerProcesses,
 } from "./cpu-cost.js";
 import { LoadProcesses, WARM_UP_RULE } from "./load-processes.js";
-import { fmt, medianRun, table } from "./measure.js";
+import { fmt, measurementCells, medianRun, table } from "./measure.js";
 import type { BenchResult } from "./result.js";
 import { type BenchSettings, progress } from "./settings.js";
 import { lineChart } from "./svg-chart.js";
@@ -154,17 +154,7 @@ function report(
         for (const system of [binring, plain, waiting, raw]) {
           const m = cell(system, processes, workload, c);
           if (!m) continue;
-          detailRows.push([
-            workload,
-            processes,
-            c,
-            system,
-            fmt.ops(m.opsPerSecond),
-            fmt.ms(m.p50Ms),
-            fmt.ms(m.p99Ms),
-            fmt.ms(m.p999Ms),
-            m.errors,
-          ]);
+          detailRows.push([workload, processes, c, system, ...measurementCells(m)]);
         }
       }
     }
