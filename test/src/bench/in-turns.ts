@@ -4,7 +4,7 @@
 // once, the one that goes first rotating from run to run.
 import type { Measurement, WorkloadName } from "@binring/load";
 import { type LoadProcesses, WARM_UP_RULE } from "./load-processes.js";
-import { measurementCells, medianRun } from "./measure.js";
+import { fmt, measurementCells, medianRun } from "./measure.js";
 import { type BenchSettings, progress } from "./settings.js";
 
 export interface Cell {
