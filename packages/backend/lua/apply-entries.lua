@@ -5,22 +5,27 @@
 --
 -- ARGV[1] key prefix, ARGV[2] seconds a remove's count is kept for retries,
 -- ARGV[3] most bytes a list may hold (MAX_LIST_BYTES), ARGV[4] bytes each
--- element counts besides its value, then 9 values per entry: kind ("set",
--- "append" or "remove"), bin tag ("<byte length>:<bin>"), key, encoded stamp
--- (40 bytes, ordered as the stamp), value, ring point of the bin, bin name, 1
--- if the entry comes from its writer to a ready backend (a remove's count
--- decided now may be reported), and 1 if it is limited (a client write: an
--- append that would take its list past ARGV[3] is refused; copies never are).
--- Returns one integer per entry: for a remove, the occurrences it removed
+-- element counts besides its value, ARGV[5] seconds a write's record is kept,
+-- then 9 values per entry: kind ("set", "append" or "remove"), bin tag
+-- ("<byte length>:<bin>"), key, encoded stamp (40 bytes, ordered as the
+-- stamp), value, ring point of the bin, bin name, 1 if the entry comes from
+-- its writer to a ready backend (a remove's count decided now may be
+-- reported), and 1 if it is limited (a client write: an append that would take
+-- its list past ARGV[3] is refused; copies never are). A claim takes an
+-- entry's place as kind "claim" with the write's writer and seq (24 hex
+-- digits, the stamp's tail) as its key, the other values empty.
+-- Returns one value per entry: for a remove, the occurrences it removed
 -- (decided when first applied), or -2 - that count when it was not decided by
 -- the remove's writer on a ready backend (a repair copy got here first); for
 -- an append that a remove of its value with a larger stamp superseded before
 -- this replica held it, -1; for a refused append, -3 - the list's bytes;
--- otherwise 1 if it changed state, 0 if not.
+-- otherwise 1 if it changed state, 0 if not; for a claim, the largest stamp
+-- recorded for the write, or 0.
 local prefix = ARGV[1]
 local ttl = ARGV[2]
 local max_list_bytes = tonumber(ARGV[3])
 local element_overhead = tonumber(ARGV[4])
+local record_ttl = ARGV[5]
 
 -- Tombstones are indexed by when they were stored here, so sweep-tombstones.lua
 -- can drop them once they are older than the backend's tombstone TTL. Members
@@ -157,9 +162,29 @@ local function apply_remove(tag, key, stamp, value, point, bin, decides)
   return -2 - removed
 end
 
+-- w:<writer and seq> holds the largest stamp applied here for that write, for
+-- a claim (a retried write whose stamp its writer never learned): every entry
+-- of a write carries its writer and seq in its stamp's last 24 bytes.
+local function record(stamp)
+  local key = prefix .. 'w:' .. string.sub(stamp, 17)
+  local held = redis.call('GET', key)
+  if not held or stamp > held then redis.call('SET', key, stamp, 'EX', record_ttl) end
+end
+
+local function claim(write)
+  return redis.call('GET', prefix .. 'w:' .. write) or 0
+end
+
 local appliers = { set = apply_set, append = apply_append, remove = apply_remove }
 local results = {}
-for i = 5, #ARGV, 9 do
-  results[#results + 1] = appliers[ARGV[i]](ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6], ARGV[i + 7], ARGV[i + 8])
+for i = 6, #ARGV, 9 do
+  if ARGV[i] == 'claim' then
+    results[#results + 1] = claim(ARGV[i + 2])
+  else
+    local result = appliers[ARGV[i]](ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6], ARGV[i + 7], ARGV[i + 8])
+    -- A refused append was not applied: nothing to record.
+    if not (ARGV[i] == 'append' and result <= -3) then record(ARGV[i + 3]) end
+    results[#results + 1] = result
+  end
 end
 return results

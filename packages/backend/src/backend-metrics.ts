@@ -48,6 +48,9 @@ const OPERATION_METHODS = new Map<string, string>([
   ["listAppend", "ListAppend"],
   ["listRemove", "ListRemove"],
   ["clock", "Clock"],
+  // Pipe only: a replicated write to its coordinator, and a retried write's claim.
+  ["write", "Write"],
+  ["claim", "Claim"],
 ]);
 
 /** The method label of an operation of a Batch or Pipe (its oneof field), the same as its unary method's. */

@@ -3,7 +3,6 @@
 // Storage both call into it.
 import { randomUUID } from "node:crypto";
 import {
-  type ApplyOutcome,
   BinringError,
   checkBinName,
   checkClock,
@@ -12,7 +11,7 @@ import {
   checkString,
   checkWriterId,
   type Entry,
-  type EntryKind,
+  InvalidArgumentError,
   type KeyPattern,
   type Limits,
   NotReadyError,
@@ -21,73 +20,32 @@ import {
   StaleEpochError,
   type Stamp,
   StatusCode,
+  SupersededAttemptError,
   UnavailableError,
   WHOLE_RING,
 } from "@binring/core";
 import type { Logger } from "pino";
+import type {
+  BackendState,
+  CallTarget,
+  EmptyResult,
+  HeartbeatCommand,
+  WriteRequest,
+  WriteResult,
+} from "./backend-calls.js";
 import { PersistentClock } from "./persistent-clock.js";
 import { Readiness, type ReadinessState } from "./readiness.js";
 import type { StoreEngine, StoreStats } from "./store-engine.js";
+import { WriteFences } from "./write-fences.js";
 
-/** Who is calling and under which cluster view. */
-export interface CallTarget {
-  bin: string;
-  /** The caller's view epoch; 0n means no view (no fencing). */
-  epoch: bigint;
-  /** Reads only: refuse unless this backend holds every acknowledged entry. */
-  requireReady: boolean;
-}
-
-export interface WriteRequest {
-  kind: EntryKind;
-  key: string;
-  value: string;
-  /** Apply this stamp as is (a replica copy); without it the backend stamps the entry. */
-  stamp?: Stamp;
-  /** When stamping: the clock is raised to this first. */
-  atLeast?: bigint;
-  /** When stamping: the writer's id and sequence number (else the backend's own). */
-  writer?: string;
-  seq?: number;
-}
-
-export interface WriteResult {
-  stamp: Stamp;
-  removed: number;
-  /** An append that a later remove of its value got to first: it never shows (see ApplyOutcome). */
-  superseded: boolean;
-  /** A remove whose count was decided here by its writer while ready (see ApplyOutcome). */
-  countDecided: boolean;
-}
-
-export interface EmptyResult {
-  /** Bins deleted. */
-  bins: number;
-  /** The incarnation after the empty: the one a fill may make ready. */
-  incarnation: string;
-}
-
-export interface HeartbeatCommand {
-  epoch: bigint;
-  clockFloor: bigint;
-  /** true grants readiness, false revokes it, undefined leaves it. */
-  ready?: boolean;
-  /** How long a grant lasts; 0 means until revoked. */
-  leaseMs: number;
-  /** A grant applies only to this incarnation; undefined: any. */
-  incarnation?: string;
-  /** The grant follows a fill: it clears needsFill (a plain renewal does not). */
-  filled?: boolean;
-}
-
-export interface BackendState extends StoreStats {
-  incarnation: string;
-  ready: boolean;
-  needsFill: boolean;
-  epoch: bigint;
-  clock: bigint;
-  storeOk: boolean;
-}
+export type {
+  BackendState,
+  CallTarget,
+  EmptyResult,
+  HeartbeatCommand,
+  WriteRequest,
+  WriteResult,
+} from "./backend-calls.js";
 
 export interface BackendNodeOptions {
   engine: StoreEngine;
@@ -118,6 +76,7 @@ export class BackendNode {
   #emptying = false;
   /** The last empty asked for; the next one starts after it settles. */
   #emptyQueue: Promise<unknown> = Promise.resolve();
+  readonly #fences: WriteFences;
 
   constructor(options: BackendNodeOptions) {
     this.#engine = options.engine;
@@ -125,6 +84,7 @@ export class BackendNode {
     this.#now = options.now ?? (() => performance.now());
     this.#readiness = new Readiness(options.ready ?? false, this.#now, options.logger);
     this.clock = new PersistentClock(options.engine);
+    this.#fences = new WriteFences(this.#now);
     this.#engine.onReset(() => this.#storeReset());
   }
 
@@ -208,6 +168,12 @@ export class BackendNode {
       value: request.value,
       stamp,
     };
+    // Checked in the same turn the store takes the entry, so no claim can look in between.
+    if (request.stamp && !this.#fences.admits(stamp, request.claim)) {
+      throw new SupersededAttemptError(
+        `an attempt of write ${stamp.writer}:${stamp.seq} under another claim took over; this one is over`,
+      );
+    }
     // A caller's write is held to the list limit; copies (apply below) never are.
     const [outcome] = await this.#engine.apply([entry], this.ready, true);
     return {
@@ -261,8 +227,8 @@ export class BackendNode {
     return this.#readiness.leaseRemainingMs;
   }
 
-  /** Applies already-stamped entries (replication, repair); the clock passes every stamp first. */
-  async apply(entries: readonly Entry[], epoch: bigint): Promise<ApplyOutcome[]> {
+  /** Applies already-stamped entries (repair, fill); the clock passes every stamp first. */
+  async apply(entries: readonly Entry[], epoch: bigint): Promise<void> {
     let highest = 0n;
     entries.forEach((entry, i) => {
       const field = `entries[${i}]`;
@@ -276,8 +242,27 @@ export class BackendNode {
     this.#admit({ bin: "", epoch, requireReady: false }, false);
     return this.#storing(async () => {
       await this.clock.observe(highest);
-      return this.#engine.apply(entries);
+      // A copy of a claimed write's other stamp would be a second entry for one write.
+      const admitted =
+        this.#fences.size === 0 ? entries : entries.filter((e) => this.#fences.admitsCopy(e.stamp));
+      await this.#engine.apply(admitted);
     });
+  }
+
+  /**
+   * Claims the write (writer, seq) for a coordinator retrying it: fences it
+   * (write-fences.ts), then answers the largest stamp this backend applied
+   * for it within the store's record time, or null. The fence is up before
+   * the store looks, in one turn, so every entry of the write the store took
+   * before is seen and none taken after it slips by.
+   */
+  async claim(target: CallTarget, writer: string, seq: number, claim: string): Promise<Stamp | null> {
+    this.#admit(target, false);
+    checkWriterId("writer", writer);
+    if (claim.length === 0 || claim.length > 64)
+      throw new InvalidArgumentError(`claim must be 1 to 64 characters, got ${claim.length}`);
+    this.#fences.claim(writer, seq, claim);
+    return this.#engine.claim(writer, seq);
   }
 
   /** The store restarted and may have lost acknowledged entries: no reads until a keeper refills it. */

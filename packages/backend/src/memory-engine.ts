@@ -11,6 +11,7 @@ import {
   pointInRange,
   type RingRange,
   ringPoint,
+  type Stamp,
 } from "@binring/core";
 import {
   compareValueBytes,
@@ -22,6 +23,7 @@ import {
   type StoreEngine,
   type StoreStats,
   type TombstoneSweep,
+  WRITE_RECORD_TTL_SECONDS,
 } from "./store-engine.js";
 
 interface StoredList {
@@ -58,6 +60,8 @@ export class MemoryEngine implements StoreEngine {
   readonly #removeResults = new Map<string, [number, boolean, number]>();
   /** encoded stamp of an append a remove deleted here -> expiry in ms since epoch */
   readonly #removedAppends = new Map<string, number>();
+  /** a write's writer and seq (a stamp's last 24 characters) -> [largest stamp applied for it, expiry in ms since epoch] */
+  readonly #writeRecords = new Map<string, [string, number]>();
   #clockReservation = 0n;
   /** Tombstones in the order they were stored (a replaced one moves to the end), for the sweep. */
   readonly #tombstonesByAge = new Map<string, TombstoneRecord>();
@@ -71,10 +75,30 @@ export class MemoryEngine implements StoreEngine {
         refused ??= listLimitError(entry.key, outcome, entry.value);
         return { removed: 0, superseded: false, countDecided: false };
       }
+      this.#record(encodeStamp(entry.stamp));
       return outcome;
     });
     if (refused) throw refused;
     return outcomes;
+  }
+
+  /** As lua/apply-entries.lua `record`: the largest stamp applied for the stamp's write. */
+  #record(stamp: string): void {
+    const write = stamp.slice(16);
+    const held = this.#writeRecords.get(write);
+    const now = Date.now();
+    if (held && held[1] >= now && held[0] >= stamp) return;
+    this.#writeRecords.delete(write);
+    this.#writeRecords.set(write, [stamp, now + WRITE_RECORD_TTL_SECONDS * 1000]);
+    for (const [old, [, expiresAt]] of this.#writeRecords) {
+      if (expiresAt >= now) break;
+      this.#writeRecords.delete(old);
+    }
+  }
+
+  async claim(writer: string, seq: number): Promise<Stamp | null> {
+    const held = this.#writeRecords.get(encodeStamp({ clock: 0n, writer, seq }).slice(16));
+    return held && held[1] >= Date.now() ? decodeStamp(held[0]) : null;
   }
 
   /** What applying the entry did, or for a limited append refused by MAX_LIST_BYTES its list's bytes. */

@@ -1,5 +1,6 @@
-// An apply request waiting for its event-loop turn's script call
-// (redis-engine.ts), and how one too large for a single call is split.
+// An apply request (or a claim, which must see every apply requested before
+// it) waiting for its event-loop turn's script call (redis-engine.ts), and how
+// one too large for a single call is split.
 import type { ApplyOutcome, Entry } from "@binring/core";
 
 export interface PendingApply {
@@ -9,6 +10,16 @@ export interface PendingApply {
   resolve(outcomes: ApplyOutcome[]): void;
   reject(error: unknown): void;
 }
+
+/** A claim's lookup of the stamp recorded for a write (lua/apply-entries.lua `claim`). */
+export interface PendingClaim {
+  /** The write's writer id and seq as a stamp's last 24 characters. */
+  write: string;
+  resolve(stamp: string | null): void;
+  reject(error: unknown): void;
+}
+
+export type PendingStoreCall = PendingApply | PendingClaim;
 
 /** Most entries in one script call: bounds how long one call holds Redis. */
 export const ENTRIES_PER_SCRIPT_CALL = 1000;
@@ -21,8 +32,8 @@ export const ENTRIES_PER_SCRIPT_CALL = 1000;
  * bin could never be copied. Entries are idempotent, so the parts need not be
  * applied atomically.
  */
-export function splitApply(request: PendingApply): PendingApply[] {
-  if (request.entries.length <= ENTRIES_PER_SCRIPT_CALL) return [request];
+export function splitApply(request: PendingStoreCall): PendingStoreCall[] {
+  if (!("entries" in request) || request.entries.length <= ENTRIES_PER_SCRIPT_CALL) return [request];
   const parts: PendingApply[] = [];
   const outcomes: Promise<ApplyOutcome[]>[] = [];
   for (let i = 0; i < request.entries.length; i += ENTRIES_PER_SCRIPT_CALL) {

@@ -16,6 +16,7 @@
 //   bins           ZSET of bin names scored by ring point (range scans for repair)
 //   rr:<stamp>     removed count of a remove entry, for retries (expires)
 //   ra:<stamp>     an append a remove deleted here, for its retries (expires)
+//   w:<writer,seq> the largest stamp applied here for a write, for claims (expires)
 //   n:keys n:lists counts of non-empty keys and lists; clock: clock reservation
 //   gc             ZSET of tombstones by when they were stored here (sweep-tombstones.lua)
 //
@@ -34,17 +35,15 @@ import {
   matchesPattern,
   RING_SIZE,
   type RingRange,
-  ringPoint,
+  type Stamp,
   TurnBatch,
 } from "@binring/core";
 import type { Logger } from "pino";
-import { ENTRIES_PER_SCRIPT_CALL, type PendingApply, splitApply } from "./pending-apply.js";
+import { applyOutcome, applyScriptArguments, binTag } from "./apply-script.js";
+import { ENTRIES_PER_SCRIPT_CALL, type PendingStoreCall, splitApply } from "./pending-apply.js";
 import { REDIS_COMMAND_TIMEOUT_MS, RedisConnection, type ScriptRunner } from "./redis-connection.js";
 import {
-  LIST_ELEMENT_OVERHEAD_BYTES,
   listLimitError,
-  MAX_LIST_BYTES,
-  REMOVE_RESULT_TTL_SECONDS,
   type StoredString,
   type StoreEngine,
   type StoreStats,
@@ -58,10 +57,6 @@ const STAMP_LENGTH = 40;
 const DEFAULT_READ_CACHE_BYTES = 64 * 1024 * 1024;
 /** Bins read (Scan) or deleted (Drop, one script call each) per round of pipelined calls. */
 const BINS_PER_ROUND = 64;
-
-function binTag(bin: string): string {
-  return `${Buffer.byteLength(bin, "utf8")}:${bin}`;
-}
 
 /** The Redis key (before the key prefix) of a string key's entry. */
 function stringKey(bin: string, key: string): string {
@@ -100,7 +95,7 @@ export class RedisEngine implements StoreEngine {
   readonly #raiseClock: ScriptRunner;
   readonly #sweepTombstones: ScriptRunner;
   readonly #dropBin: ScriptRunner;
-  readonly #applies = new TurnBatch<PendingApply>((pending) => this.#applyInChunks(pending));
+  readonly #applies = new TurnBatch<PendingStoreCall>((pending) => this.#applyInChunks(pending));
   readonly #cache: StringCache;
 
   constructor(options: RedisEngineOptions) {
@@ -139,14 +134,27 @@ export class RedisEngine implements StoreEngine {
     });
   }
 
-  #applyInChunks(pending: PendingApply[]): void {
-    let chunk: PendingApply[] = [];
+  /** Looked up in the turn's script call, after every apply requested before it (StoreEngine.claim). */
+  claim(writer: string, seq: number): Promise<Stamp | null> {
+    const write = encodeStamp({ clock: 0n, writer, seq }).slice(16);
+    return new Promise((resolve, reject) => {
+      this.#applies.add({
+        write,
+        resolve: (stamp: string | null) => resolve(stamp === null ? null : decodeStamp(stamp)),
+        reject,
+      });
+    });
+  }
+
+  #applyInChunks(pending: PendingStoreCall[]): void {
+    let chunk: PendingStoreCall[] = [];
     let size = 0;
     let bytes = 0;
     for (const request of pending.flatMap((request) => splitApply(request))) {
       chunk.push(request);
-      size += request.entries.length;
-      for (const entry of request.entries) bytes += entry.value.length + entry.key.length;
+      const entries = "entries" in request ? request.entries : [];
+      size += Math.max(1, entries.length);
+      for (const entry of entries) bytes += entry.value.length + entry.key.length;
       // One script call blocks Redis while it runs: keep each to about one message's worth.
       if (size >= ENTRIES_PER_SCRIPT_CALL || bytes >= MESSAGE_BUDGET_BYTES) {
         void this.#applyChunk(chunk);
@@ -158,24 +166,19 @@ export class RedisEngine implements StoreEngine {
     if (chunk.length > 0) void this.#applyChunk(chunk);
   }
 
-  async #applyChunk(chunk: PendingApply[]): Promise<void> {
+  async #applyChunk(chunk: PendingStoreCall[]): Promise<void> {
     const startedAt = this.#cache.epoch;
-    const args: (string | number)[] = [
-      this.#keyPrefix,
-      REMOVE_RESULT_TTL_SECONDS,
-      MAX_LIST_BYTES,
-      LIST_ELEMENT_OVERHEAD_BYTES,
-    ];
-    for (const { entries, decides, limited } of chunk) {
-      for (const entry of entries) {
-        args.push(entry.kind, binTag(entry.bin), entry.key, encodeStamp(entry.stamp), entry.value);
-        args.push(ringPoint(entry.bin), entry.bin, decides ? 1 : 0, limited ? 1 : 0);
-      }
-    }
     try {
-      const results = (await this.#applyEntries([], args)) as number[];
+      const args = applyScriptArguments(this.#keyPrefix, chunk);
+      const results = (await this.#applyEntries([], args)) as (number | string)[];
       let next = 0;
-      for (const { entries, resolve, reject } of chunk) {
+      for (const request of chunk) {
+        if (!("entries" in request)) {
+          const held = results[next++];
+          request.resolve(typeof held === "string" ? held : null);
+          continue;
+        }
+        const { entries, resolve, reject } = request;
         // Refused appends fail only the request they belong to; the others' entries were applied.
         let refused: Error | undefined;
         const outcomes = entries.map((entry) => {
@@ -187,11 +190,7 @@ export class RedisEngine implements StoreEngine {
           }
           if (entry.kind === "append" && result <= -3)
             refused ??= listLimitError(entry.key, -3 - result, entry.value);
-          if (entry.kind !== "remove") return { removed: 0, superseded: result === -1, countDecided: false };
-          // A count decided by the remove's writer comes back as is, any other as -2 - count.
-          return result >= 0
-            ? { removed: result, superseded: false, countDecided: true }
-            : { removed: -2 - result, superseded: false, countDecided: false };
+          return applyOutcome(entry.kind, result);
         });
         if (refused) reject(refused);
         else resolve(outcomes);

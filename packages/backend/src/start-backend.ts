@@ -15,6 +15,7 @@ import { BackendMetrics } from "./backend-metrics.js";
 import { BackendNode } from "./backend-node.js";
 import { MemoryEngine } from "./memory-engine.js";
 import { startMetricsServer } from "./metrics-server.js";
+import { PeerLinks } from "./peer-links.js";
 import { RedisEngine } from "./redis-engine.js";
 import { MAX_CONCURRENT_STREAMS, StorageService } from "./storage-service.js";
 import type { StoreEngine } from "./store-engine.js";
@@ -104,7 +105,8 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
     // Streams per HTTP/2 connection: with MAX_OPERATIONS_IN_FLIGHT per stream, this caps what one connection can start.
     "grpc.max_concurrent_streams": MAX_CONCURRENT_STREAMS,
   });
-  new StorageService(node, logger, metrics).addToServer(server);
+  const links = new PeerLinks(options.tls);
+  new StorageService(node, logger, links, metrics).addToServer(server);
   const host = options.listen.slice(0, options.listen.lastIndexOf(":"));
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(options.listen, serverCredentials(options.tls), (error, bound) =>
@@ -146,6 +148,7 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
           resolve();
         });
       });
+      links.close();
       await engine.close();
       logger.info({ address }, "backend stopped");
     },

@@ -10,11 +10,14 @@
 import type {
   BatchReply,
   BatchRequest__Output,
+  ClaimRequest__Output,
   ClockRequest__Output,
   GetRequest__Output,
   ListGetRequest__Output,
+  Operation,
   Operation__Output,
   OperationResult,
+  OperationResult__Output,
   PatternRequest__Output,
   SetRequest__Output,
   StorageControlHandlers,
@@ -27,6 +30,7 @@ import {
   type EntryKind,
   entryFromWire,
   entryToWire,
+  fromOperationError,
   InvalidArgumentError,
   loadProtocol,
   MESSAGE_BUDGET_BYTES,
@@ -50,6 +54,8 @@ import {
   entryBytes,
   resultBytes,
 } from "./message-sizes.js";
+import type { PeerLinks } from "./peer-links.js";
+import { WriteCoordination } from "./write-coordination.js";
 
 /** Entries per streamed Scan message unless the caller asks otherwise (and never past MESSAGE_BUDGET_BYTES). */
 const DEFAULT_SCAN_BATCH = 500;
@@ -82,11 +88,30 @@ function unary<Req, Res>(handle: (request: Req) => Promise<Res>): grpc.handleUna
 }
 
 export class StorageService {
+  readonly #coordination: WriteCoordination;
+
   constructor(
     private readonly node: BackendNode,
     private readonly logger: Logger,
+    /** Links to the other replicas, for the writes this backend coordinates. */
+    links: PeerLinks,
     private readonly metrics?: BackendMetrics,
-  ) {}
+  ) {
+    this.#coordination = new WriteCoordination(links, (operation) => this.#local(operation));
+  }
+
+  /**
+   * One operation run here for a write this backend coordinates, counted as a
+   * call like those its links bring the other replicas: it rejects with its
+   * error, as a link does.
+   */
+  async #local(operation: Operation): Promise<OperationResult__Output> {
+    // As the Pipe decoder gives an operation: its oneof's member named in `op`.
+    const op = Object.keys(operation)[0] as Operation__Output["op"];
+    const result = await this.#operation({ ...operation, op } as Operation__Output);
+    if (result.error) throw fromOperationError(result.error as Parameters<typeof fromOperationError>[0]);
+    return result as OperationResult__Output;
+  }
 
   addToServer(server: grpc.Server): void {
     const handlers: StorageHandlers = {
@@ -261,6 +286,10 @@ export class StorageService {
           return { listGet: await this.#listGet(op.listGet!) };
         case "clock":
           return { clock: await this.#clock(op.clock!) };
+        case "write":
+          return { write: await this.#coordination.write(op.write!) };
+        case "claim":
+          return { claim: await this.#claim(op.claim!) };
         default:
           throw new InvalidArgumentError("operation is empty: set one of get, set, keys, listGet, ...");
       }
@@ -284,6 +313,7 @@ export class StorageService {
       atLeast: wireToBigint(request.atLeast),
       writer: request.writer || undefined,
       seq: request.seq,
+      claim: request.claim || undefined,
     });
     return {
       stamp: stampToWire(result.stamp),
@@ -292,7 +322,18 @@ export class StorageService {
       ready: this.node.ready && (kind !== "remove" || result.countDecided),
       superseded: result.superseded,
       clock: bigintToWire(this.node.clock.peek()),
+      restamps: 0,
     };
+  }
+
+  async #claim(request: ClaimRequest__Output) {
+    const stamp = await this.node.claim(
+      callTarget(request.target),
+      request.writer,
+      request.seq,
+      request.claim,
+    );
+    return { stamp: stamp && stampToWire(stamp) };
   }
 
   async #keys(request: PatternRequest__Output) {

@@ -44,6 +44,12 @@ export interface StoreEngine {
    * must reach the others whatever its size.
    */
   apply(entries: readonly Entry[], decides?: boolean, limited?: boolean): Promise<ApplyOutcome[]>;
+  /**
+   * The largest stamp of an entry of the write (writer, seq) applied here in
+   * the last WRITE_RECORD_TTL_SECONDS, or null; looked up after every apply
+   * requested before it (a claim, write-fences.ts).
+   */
+  claim(writer: string, seq: number): Promise<Stamp | null>;
   getString(bin: string, key: string): Promise<StoredString | null>;
   /** Non-empty string keys of the bin matching the pattern, sorted. */
   keys(bin: string, pattern: KeyPattern): Promise<string[]>;
@@ -78,6 +84,12 @@ export interface StoreEngine {
 
 /** How long a remove's count is kept for retries of the same entry. */
 export const REMOVE_RESULT_TTL_SECONDS = 120;
+
+/**
+ * How long a backend remembers which stamp it applied for a write (writer,
+ * seq), for a claim: past any write's deadline (the SDK allows at most 60 s).
+ */
+export const WRITE_RECORD_TTL_SECONDS = 120;
 
 /**
  * Most bytes a list may hold, counted as the sum over its live elements of

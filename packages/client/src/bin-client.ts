@@ -82,11 +82,8 @@ export class BinClient {
     const sabotage = parseSabotage(options.unsafeSabotage);
     const logger = options.logger ?? pino({ level: "silent" });
     this.ring = new HashRing(ringMembers(config.backends, config.zones));
-    this.#transport = new ChannelTransport(
-      config.backends,
-      options.backendCallTimeoutMs ?? 2000,
-      options.tls,
-    );
+    const backendCallTimeoutMs = options.backendCallTimeoutMs ?? 2000;
+    this.#transport = new ChannelTransport(config.backends, backendCallTimeoutMs, options.tls);
     this.#reachability = new Reachability({
       probeIntervalMs: options.probeIntervalMs ?? 1000,
       probe: (address) => this.#transport.probe(address),
@@ -111,6 +108,7 @@ export class BinClient {
       reachability: this.#reachability,
       view: this.#view,
       callTimeoutMs: options.callTimeoutMs ?? 10_000,
+      attemptTimeoutMs: backendCallTimeoutMs,
       sabotage,
       observer: options.metrics && this.#metricsOn(options.metrics),
     });

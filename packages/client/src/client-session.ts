@@ -45,6 +45,8 @@ export interface ClientSessionOptions {
   view: ViewSource;
   /** Deadline of one operation, retries included. */
   callTimeoutMs: number;
+  /** How long the transport waits for one call's answer: a write's coordinator must answer within it. @default 2000 */
+  attemptTimeoutMs?: number;
   /** TEST ONLY (sabotage.ts). @default undefined */
   sabotage?: Sabotage;
   /** @default systemTime */
@@ -61,6 +63,7 @@ export class ClientSession {
   readonly reachability: Reachability;
   readonly view: ViewSource;
   readonly callTimeoutMs: number;
+  readonly attemptTimeoutMs: number;
   readonly sabotage: Sabotage | undefined;
   readonly time: WallTime;
   readonly writer: string;
@@ -75,6 +78,7 @@ export class ClientSession {
     this.reachability = options.reachability;
     this.view = options.view;
     this.callTimeoutMs = options.callTimeoutMs;
+    this.attemptTimeoutMs = options.attemptTimeoutMs ?? 2000;
     this.sabotage = options.sabotage;
     this.time = options.time ?? systemTime;
     this.writer = options.writer ?? newWriterId();

@@ -5,6 +5,7 @@ import {
   InvalidArgumentError,
   ListFullError,
   NotReadyError,
+  OutcomeUnknownError,
   OutOfRangeError,
   PermissionDeniedError,
   ReplyTooLargeError,
@@ -14,8 +15,10 @@ import {
 
 /**
  * - "fatal": the request itself is bad, or passes a limit (a full list, a
- *   reply too large), or the caller's certificate does not allow the call, or a replica stays far behind the write's clock after
- *   the writer raised it (write-path.ts `applyCatchingUp`).
+ *   reply too large), or the caller's certificate does not allow the call,
+ *   or a replica stays far behind the write's clock after the coordinator
+ *   raised it (write-coordinator.ts `applyCatchingUp`), or a replica refused
+ *   for good a write others had taken (of unknown outcome, OutcomeUnknownError).
  * - "gone": the replica certainly serves no reads now (nothing listens on its
  *   port, or its store failed and it revoked its own readiness): a write may
  *   skip it, because whatever comes back there must be refilled before it is
@@ -38,7 +41,8 @@ export function classifyFailure(error: unknown): FailureKind {
     error instanceof ListFullError ||
     error instanceof ReplyTooLargeError ||
     error instanceof PermissionDeniedError ||
-    error instanceof ClockBehindError
+    error instanceof ClockBehindError ||
+    error instanceof OutcomeUnknownError
   )
     return "fatal";
   if (error instanceof StaleEpochError) return "stale-view";

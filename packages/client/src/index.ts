@@ -5,7 +5,10 @@ export { REPLICAS } from "@binring/core";
 export { BackendChannel, type BackendChannelOptions } from "./backend-channel.js";
 export { Bin } from "./bin.js";
 export { BinClient, type BinClientOptions } from "./bin-client.js";
+export { ChannelTransport } from "./channel-transport.js";
 export type { Placement } from "./client-session.js";
+export { refusesConnections } from "./connection-probe.js";
+export { classifyFailure, type FailureKind } from "./failure-kind.js";
 export {
   type BackendHealth,
   type BackendReport,
@@ -18,5 +21,15 @@ export {
   keeperStatusFromWire,
   type RepairReport,
 } from "./keeper-status-client.js";
+export type { ReplicaTransport } from "./replica-transport.js";
 export { parseSabotage, SABOTAGES, type Sabotage } from "./sabotage.js";
 export { StorageClient, type StorageClientOptions } from "./storage-client.js";
+export { systemTime, type WallTime } from "./wall-time.js";
+export {
+  type CoordinatedWrite,
+  type CoordinatorHost,
+  coordinateWrite,
+  MAX_WRITE_REPLICAS,
+  parseWriteRequest,
+  type WriteKind,
+} from "./write-coordinator.js";

@@ -5,9 +5,10 @@
 import { InvalidArgumentError } from "@binring/core";
 
 /**
- * - "ack-after-primary": a write is applied to the bin's primary only and
- *   acknowledged at once; the backups never receive it. A primary's death
- *   then loses acknowledged writes, and reads falling through see old values.
+ * - "ack-after-primary": a write is applied to its coordinator only (the
+ *   bin's primary while it serves reads) and acknowledged at once; the
+ *   backups never receive it. A primary's death then loses acknowledged
+ *   writes, and reads falling through see old values.
  */
 export type Sabotage = "ack-after-primary";
 
@@ -23,8 +24,16 @@ export function parseSabotage(value: unknown): Sabotage | undefined {
   return value as Sabotage;
 }
 
-/** The replicas a write is applied to, in order: every one, last backup first (HAZARDS.md 1) — unless sabotaged. */
-export function writeOrder(replicas: readonly string[], sabotage: Sabotage | undefined): string[] {
-  if (sabotage === "ack-after-primary") return replicas.slice(0, 1);
-  return [...replicas].reverse();
+/**
+ * The replicas a write lists for its coordinator, primary first: every live
+ * one (the coordinator applies it to each, last backup first, HAZARDS.md 1) —
+ * unless sabotaged.
+ */
+export function writeReplicas(
+  replicas: readonly string[],
+  coordinator: string,
+  sabotage: Sabotage | undefined,
+): string[] {
+  if (sabotage === "ack-after-primary") return [coordinator];
+  return [...replicas];
 }

@@ -1,16 +1,18 @@
-// Write: stamp the entry with the clock of the replica a read would use (the
-// first ready one: it holds every acknowledged entry of the bin, so its clock
-// is past all their stamps), then apply it to the replicas from the last
-// backup to the primary, one after another. Whatever a reader can see on the
-// first replica is therefore already on the others (HAZARDS.md 1). The write
-// is acknowledged once every live replica has it (docs/ARCHITECTURE.md, "Write path").
+// Write: one message per attempt, to the backend that coordinates it — the
+// first of the bin's replicas that serves reads, found as a read finds its
+// replica. The coordinator stamps the entry and applies it to every replica,
+// last backup first (write-coordinator.ts); this side holds the cluster view,
+// so it decides what a failed replica means and sends the next attempt.
+// The write is acknowledged once every live replica has it
+// (docs/ARCHITECTURE.md, "Write path").
 import {
-  bigintToWire,
-  ClockBehindError,
+  BinringError,
+  ConnectionRefusedError,
   checkTransportable,
-  MAX_CLOCK_JUMP,
-  type Operation,
+  type EntryKind__Output,
+  NotReadyError,
   type OperationResult__Output,
+  StaleEpochError,
   type Stamp,
   stampToWire,
   type WriteReply__Output,
@@ -18,41 +20,37 @@ import {
 } from "@binring/core";
 import type { ClientSession } from "./client-session.js";
 import { classifyFailure } from "./failure-kind.js";
-import { gaveUpError, noReplicaError, refusedWriteError } from "./operation-errors.js";
-import { readFromReplicas } from "./read-path.js";
-import { mustRestamp, reportedReply } from "./remove-count.js";
-import { writeOrder } from "./sabotage.js";
+import { gaveUpError, noReplicaError } from "./operation-errors.js";
+import { writeReplicas } from "./sabotage.js";
 import { retryPauseMs } from "./wall-time.js";
+import type { WriteKind } from "./write-coordinator.js";
 
-export type WriteKind = "set" | "listAppend" | "listRemove";
+const WIRE_KIND: Record<WriteKind, EntryKind__Output> = {
+  set: "ENTRY_KIND_SET",
+  listAppend: "ENTRY_KIND_APPEND",
+  listRemove: "ENTRY_KIND_REMOVE",
+};
 
-/** The write's stamp was superseded on a replica: apply it again under a new stamp, at once. */
-class RestampError extends Error {}
+/** What the coordinator is given to answer in, below the client's own wait for one call. */
+const COORDINATOR_MARGIN_MS = 250;
 
-/**
- * A stamp above every acknowledged entry of the bin: the clock of the first
- * ready replica, which holds all of them (an acknowledged entry is on every
- * replica that was live, and a replica only becomes ready once filled), and
- * above anything this client has seen. Read like any read, without ticking.
- */
-async function stampAbove(
-  session: ClientSession,
-  bin: string,
-  point: number,
-  deadline: number,
-): Promise<Stamp> {
-  const atLeast = bigintToWire(session.clockSeen);
-  const { clock } = await readFromReplicas(
-    session,
-    bin,
-    point,
-    (target) => ({ clock: { target, atLeast, raiseOnly: true } }),
-    deadline,
-  );
-  return { clock: wireToBigint(clock?.clock), writer: session.writer, seq: session.nextSeq() };
+/** Where one write stands between attempts. */
+interface WriteState {
+  /** The stamp (and claim) the last coordinator reported: the next attempt keeps it. */
+  stamp?: Stamp;
+  claim?: string;
+  /** An attempt may have been applied under a stamp this client never learned. */
+  unknown: boolean;
 }
 
-/** Stamps an entry and applies it to every live replica, last backup first. */
+/**
+ * Sends the write to the bin's coordinator until one answers that every
+ * replica has it, or the deadline passes. It moves on to the next replica as
+ * coordinator only past one that serves no reads (gone, or not ready), as a
+ * read does; a slow one is asked again. A failed replica the coordinator
+ * names is judged here, with this client's view, as if this client had
+ * called it (client-session.ts `noteFailure`).
+ */
 export async function writeToReplicas(
   session: ClientSession,
   bin: string,
@@ -63,105 +61,98 @@ export async function writeToReplicas(
 ): Promise<WriteReply__Output> {
   checkTransportable(key, value);
   const deadline = session.time.now() + session.callTimeoutMs;
-  let stamp = await stampAbove(session, bin, point, deadline);
-  const entry = { target: session.target(bin, false), key, value, stamp: stampToWire(stamp) };
-  const applied = new Map<string, WriteReply__Output>();
+  const seq = session.nextSeq();
+  const state: WriteState = { unknown: false };
+  let requireReady = true;
   let lastError: unknown;
   for (let attempt = 0; ; attempt++) {
-    const { replicas } = session.placement(point);
-    try {
-      if (replicas.length === 0) throw lastError ?? noReplicaError(bin);
-      for (const address of writeOrder(replicas, session.sabotage)) {
-        if (applied.has(address)) continue;
-        entry.target = session.target(bin, false);
-        const reply = (await applyCatchingUp(session, address, bin, { [kind]: entry }, stamp.clock, deadline))
-          .write!;
-        applied.set(address, reply);
-        if (reply.superseded && mustRestamp(replicas, applied)) {
-          // A remove of this value, stamped above this append, got here first and did not count
-          // it: the append would never show. Start over, stamped above the remove; the copies
-          // applied so far are removed by it wherever it lands (remove-count.ts).
-          session.observeClock(wireToBigint(reply.clock));
-          session.observer.restamp();
-          stamp = await stampAbove(session, bin, point, deadline);
-          entry.stamp = stampToWire(stamp);
-          applied.clear();
-          throw new RestampError();
-        }
+    const { readable } = session.placement(point);
+    let notReady = 0;
+    for (const coordinator of readable) {
+      // Placement again: a coordinator found gone a moment ago is no longer a replica.
+      const { replicas } = session.placement(point);
+      if (!replicas.includes(coordinator)) continue;
+      const listed = writeReplicas(replicas, coordinator, session.sabotage);
+      const remaining = deadline - session.time.now();
+      try {
+        const result = await session.transport.execute(coordinator, {
+          write: {
+            kind: WIRE_KIND[kind],
+            entry: {
+              target: session.target(bin, requireReady),
+              key,
+              value,
+              writer: session.writer,
+              seq,
+              atLeast: session.clockSeen.toString(),
+              stamp: state.stamp && stampToWire(state.stamp),
+              claim: state.claim,
+            },
+            replicas: listed,
+            coordinator: listed.indexOf(coordinator),
+            retry: state.unknown,
+            timeoutMs: Math.max(1, Math.min(remaining, session.attemptTimeoutMs - COORDINATOR_MARGIN_MS)),
+          },
+        });
+        return acknowledged(session, result);
+      } catch (error) {
+        lastError = error;
+        const outcome = await judgeFailure(session, coordinator, error, state);
+        if (outcome === "not-ready") notReady++;
+        if (outcome === "next-coordinator" || outcome === "not-ready") continue;
+        break;
       }
-      session.observeClock(stamp.clock);
-      return reportedReply(replicas, applied)!;
-    } catch (error) {
-      if (error instanceof RestampError) {
-        // Replicas that kept answering superseded must not keep the write past its deadline.
-        if (session.time.now() >= deadline) throw gaveUpError("write", bin, session.callTimeoutMs, error);
-        continue;
-      }
-      if (classifyFailure(error) === "fatal") throw refusedWriteError(bin, error, applied.size);
-      lastError = error;
     }
+    if (requireReady && !session.view.hasKeepers && notReady > 0 && notReady === readable.length) {
+      // Without keepers nothing makes a backend ready: coordinate on the first that answers (read-path.ts).
+      requireReady = false;
+      continue;
+    }
+    if (readable.length === 0) lastError ??= noReplicaError(bin);
     if (session.time.now() >= deadline) throw gaveUpError("write", bin, session.callTimeoutMs, lastError);
     await Promise.all([session.time.sleep(retryPauseMs(attempt)), session.view.refresh()]);
   }
 }
 
+function acknowledged(session: ClientSession, result: OperationResult__Output): WriteReply__Output {
+  const reply = result.write!;
+  session.observeClock(wireToBigint(reply.clock));
+  for (let i = 0; i < reply.restamps; i++) session.observer.restamp();
+  return reply;
+}
+
 /**
- * Applies the entry on one replica. A replica whose clock is more than the
- * jump window (core/value-bounds.ts) below the stamp refuses it as "clock
- * behind": it came back on an empty store and keeper clock sync has not
- * reached it yet. The writer raises that clock itself, one window at a time,
- * and applies again at once: a write that stopped here would stay on the
- * replicas after this one only, where no fill or repair of a live replica
- * would ever bring it (HAZARDS.md 18).
+ * Notes a failed attempt (a fatal failure rethrows) and says what comes next:
+ * another coordinator at once (this one serves no reads), or a pause and a new
+ * round. The failure of a replica the coordinator names carries the stamp the
+ * write had; one of the coordinator itself leaves the outcome unknown unless
+ * nothing can have happened there (refused before it was sent, not ready,
+ * a stale view: all checked before anything is stamped).
  */
-async function applyCatchingUp(
+async function judgeFailure(
   session: ClientSession,
-  address: string,
-  bin: string,
-  operation: Operation,
-  stampClock: bigint,
-  deadline: number,
-): Promise<OperationResult__Output> {
-  try {
-    return await applyOn(session, address, operation);
-  } catch (error) {
-    if (!(error instanceof ClockBehindError)) throw error;
-    await raiseClockBelow(session, address, bin, stampClock, deadline, error);
-    return applyOn(session, address, operation);
+  coordinator: string,
+  error: unknown,
+  state: WriteState,
+): Promise<"next-coordinator" | "not-ready" | "new-round"> {
+  const progress = error instanceof BinringError ? error.progress : undefined;
+  if (progress) {
+    if (progress.stamp) {
+      state.stamp = progress.stamp;
+      state.claim = progress.claim;
+      state.unknown = false;
+    }
+    await session.noteFailure(progress.replica, error);
+    return "new-round";
   }
-}
-
-/** Raises a replica's clock until `clock` is within its jump window; gives up with `behind` at the deadline. */
-async function raiseClockBelow(
-  session: ClientSession,
-  address: string,
-  bin: string,
-  clock: bigint,
-  deadline: number,
-  behind: ClockBehindError,
-): Promise<void> {
-  let atLeast = 0n;
-  for (;;) {
-    const reply = await applyOn(session, address, {
-      clock: { target: session.target(bin, false), atLeast: bigintToWire(atLeast), raiseOnly: true },
-    });
-    const reached = wireToBigint(reply.clock?.clock);
-    if (clock <= reached + MAX_CLOCK_JUMP) return;
-    if (session.time.now() >= deadline) throw behind;
-    atLeast = reached + MAX_CLOCK_JUMP;
-  }
-}
-
-/** One call to one replica; a failure is noted and rethrown. */
-async function applyOn(
-  session: ClientSession,
-  address: string,
-  operation: Operation,
-): Promise<OperationResult__Output> {
-  try {
-    return await session.transport.execute(address, operation);
-  } catch (error) {
-    await session.noteFailure(address, error);
-    throw error;
-  }
+  await session.noteFailure(coordinator, error);
+  const nothingHappened =
+    error instanceof NotReadyError ||
+    error instanceof StaleEpochError ||
+    error instanceof ConnectionRefusedError;
+  if (!nothingHappened) state.unknown = true;
+  const kind = classifyFailure(error);
+  if (kind === "not-ready") return "not-ready";
+  if (kind === "gone") return "next-coordinator";
+  return "new-round";
 }

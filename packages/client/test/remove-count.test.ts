@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { mustRestamp, reportedReply } from "../src/remove-count.js";
 
 function reply(ready: boolean, superseded = false, removed = "0"): WriteReply__Output {
-  return { stamp: null, removed, ready, superseded, clock: "0" };
+  return { stamp: null, removed, ready, superseded, clock: "0", restamps: 0 };
 }
 
 describe("mustRestamp: an append a replica answered superseded", () => {

@@ -1,18 +1,20 @@
-// The test-only sabotage is off unless asked for by name, and then changes exactly the write order.
+// The test-only sabotage is off unless asked for by name, and then changes exactly which replicas a write lists.
 import { InvalidArgumentError } from "@binring/core";
 import { expect, it } from "vitest";
-import { parseSabotage, writeOrder } from "../src/sabotage.js";
+import { parseSabotage, writeReplicas } from "../src/sabotage.js";
 
-it("applies writes to every replica, last backup first, unless sabotaged", () => {
-  expect(writeOrder(["primary", "backup-1", "backup-2"], undefined)).toEqual([
-    "backup-2",
-    "backup-1",
+it("lists every replica for the coordinator, primary first, unless sabotaged", () => {
+  expect(writeReplicas(["primary", "backup-1", "backup-2"], "primary", undefined)).toEqual([
     "primary",
+    "backup-1",
+    "backup-2",
   ]);
 });
 
-it("ack-after-primary applies a write to the primary only", () => {
-  expect(writeOrder(["primary", "backup-1", "backup-2"], "ack-after-primary")).toEqual(["primary"]);
+it("ack-after-primary lists the coordinator alone, so the write is applied there only", () => {
+  expect(writeReplicas(["primary", "backup-1", "backup-2"], "primary", "ack-after-primary")).toEqual([
+    "primary",
+  ]);
 });
 
 it("accepts only a known sabotage, by name", () => {

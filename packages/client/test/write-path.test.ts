@@ -1,9 +1,12 @@
-// The write path on fake replicas (write-path.ts): which replicas a write may
-// skip, which it waits for, restamping, and when it gives up.
+// The write path on fake replicas: the client's half (write-path.ts) sends
+// one message to a coordinator, whose half (write-coordinator.ts) runs on that
+// fake replica and reaches the others over the same fake network. Which
+// replicas a write may skip, which it waits for, restamping, retries of
+// unknown outcome, and when it gives up.
 import { ListFullError, MAX_CLOCK_JUMP, OutcomeUnknownError, TimeoutError } from "@binring/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { binOnFakes, CALL_TIMEOUT_MS } from "./support/bin-on-fakes.js";
-import { BACKEND_CALL_TIMEOUT_MS, type FakeReplica } from "./support/fake-replicas.js";
+import { BACKEND_CALL_TIMEOUT_MS, type FakeReplica, PEER_CALL_TIMEOUT_MS } from "./support/fake-replicas.js";
 
 let fakes: ReturnType<typeof binOnFakes>;
 afterEach(() => fakes.close());
@@ -15,9 +18,16 @@ function setup() {
 
 const WRITES = ["set", "listAppend", "listRemove"];
 
-/** The replicas, in the order the write reached them. */
+/** The replicas, in the order entries reached them (forwarded by a coordinator, or applied by it to itself). */
 function writeOrderSeen(): string[] {
   return fakes.transport.calls.filter((call) => WRITES.includes(call.operation)).map((call) => call.address);
+}
+
+/** What the client itself sent, and to whom. */
+function clientCalls(): { address: string; operation: string }[] {
+  return fakes.transport.calls
+    .filter((call) => call.from === "client")
+    .map(({ address, operation }) => ({ address, operation }));
 }
 
 function holds(replica: FakeReplica, value: string): boolean {
@@ -25,21 +35,24 @@ function holds(replica: FakeReplica, value: string): boolean {
 }
 
 describe("a write", () => {
-  it("is stamped by the first ready replica and applied last backup first", async () => {
-    const { bin, primary, backup1, backup2, transport } = setup();
+  it("is one message to the first ready replica, which stamps it and applies it last backup first", async () => {
+    const { bin, primary, backup1, backup2 } = setup();
     primary.clock = 41n;
     await bin.set("k", "v");
-    expect(transport.calls[0]).toMatchObject({ address: primary.address, operation: "clock" });
+    expect(clientCalls()).toEqual([{ address: primary.address, operation: "write" }]);
     expect(writeOrderSeen()).toEqual([backup2.address, backup1.address, primary.address]);
-    // Stored with the stamp clock 41: each replica's clock is now past it.
+    // Stamped with the coordinator's clock 41: each replica's clock is now past it.
     expect([primary.clock, backup1.clock, backup2.clock]).toEqual([42n, 42n, 42n]);
   });
 
-  it("is stamped by the next replica when the primary is not ready, and still applied to the primary", async () => {
-    const { bin, primary, backup1, transport } = setup();
+  it("is coordinated by the next replica when the primary is not ready, and still applied to the primary", async () => {
+    const { bin, primary, backup1 } = setup();
     primary.ready = false;
     await bin.set("k", "v");
-    expect(transport.callsTo(backup1.address, "clock")).toHaveLength(1);
+    expect(clientCalls()).toEqual([
+      { address: primary.address, operation: "write" },
+      { address: backup1.address, operation: "write" },
+    ]);
     expect(holds(primary, "v")).toBe(true);
   });
 });
@@ -124,7 +137,7 @@ describe("a write refused for good", () => {
     backup1.listsFull = true;
     const append = bin.listAppend("k", "v");
     await expect(append).rejects.toBeInstanceOf(OutcomeUnknownError);
-    await expect(append).rejects.toThrow(/taken by 1 replica\(s\), then refused by another/);
+    await expect(append).rejects.toThrow(`taken by 1 replica(s), then refused by ${backup1.address}`);
     expect(backup2.lists.get("k")).toEqual(["v"]);
     expect(transport.callsTo(primary.address, "listAppend")).toEqual([]);
   });
@@ -140,21 +153,61 @@ describe("a write's deadline", () => {
       `write in bin "b" did not complete within ${CALL_TIMEOUT_MS} ms: backend ${backup2.address} did not answer`,
     );
     expect(time.now()).toBeGreaterThanOrEqual(CALL_TIMEOUT_MS);
-    expect(time.now()).toBeLessThanOrEqual(CALL_TIMEOUT_MS + BACKEND_CALL_TIMEOUT_MS + 200);
+    expect(time.now()).toBeLessThanOrEqual(CALL_TIMEOUT_MS + PEER_CALL_TIMEOUT_MS + 200);
     expect(transport.callsTo(primary.address, "set")).toEqual([]);
   });
 });
 
 describe("a write on a stale view", () => {
-  it("refreshes the view and retries the replica that refused it with the new epoch, not the ones that took it", async () => {
+  it("refreshes the view and sends the write again with the new epoch and the stamp it had", async () => {
     const { bin, primary, backup1, backup2, transport, view } = setup();
     view.epoch = 3n;
     backup1.epoch = 4n;
     view.publish({ epoch: 4n });
     await bin.set("k", "v");
     expect(transport.callsTo(backup1.address, "set").map((call) => call.epoch)).toEqual([3n, 4n]);
-    expect(transport.callsTo(backup2.address, "set")).toHaveLength(1);
     expect(transport.callsTo(primary.address, "set").map((call) => call.epoch)).toEqual([4n]);
     expect(holds(backup1, "v")).toBe(true);
+    // One stamp for the write on every replica: the second attempt kept the first one's.
+    const stamps = [primary, backup1, backup2].map((replica) => [...replica.records.values()]);
+    expect(new Set(stamps.flat().map((stamp) => stamp.clock)).size).toBe(1);
+  });
+});
+
+describe("a write whose coordinator fails part way", () => {
+  it("keeps the stamp the coordinator reported when a replica it forwarded to dies mid-write", async () => {
+    const { bin, primary, backup1, backup2, reachability } = setup();
+    backup1.gone = true;
+    await bin.listAppend("k", "v");
+    expect(reachability.isDown(backup1.address)).toBe(true);
+    expect(primary.lists.get("k")).toEqual(["v"]);
+    expect(backup2.lists.get("k")).toEqual(["v"]);
+    expect([...primary.records.values()]).toEqual([...backup2.records.values()]);
+  });
+
+  it("claims the write on a retry after its coordinator died mid-write, and keeps the stamp the last backup holds", async () => {
+    const { bin, primary, backup1, backup2, transport } = setup();
+    primary.clock = 100n;
+    backup1.clock = 7n;
+    // The primary forwards to the last backup, then its process dies: the client cannot know how far it got.
+    primary.diesAfterForwards = 1;
+    await bin.listAppend("k", "v");
+    // Without the claim, backup1 (the next coordinator) would stamp the append anew below 100, and
+    // backup2 would hold it twice.
+    expect(backup2.lists.get("k")).toEqual(["v"]);
+    expect(backup1.lists.get("k")).toEqual(["v"]);
+    expect(transport.callsTo(backup2.address, "claim")).toHaveLength(1);
+    expect([...backup1.records.values()][0]?.clock).toBe(100n);
+  });
+
+  it("finds the stamp on every replica when only the coordinator's answer was lost, and applies nothing twice", async () => {
+    const { bin, primary, backup1, backup2, time } = setup();
+    primary.losesWriteReplies = true;
+    const append = bin.listAppend("k", "v");
+    // The next attempt goes to the same coordinator (it still serves reads), which now answers.
+    await time.sleep(BACKEND_CALL_TIMEOUT_MS + 1);
+    primary.losesWriteReplies = false;
+    await append;
+    for (const replica of [primary, backup1, backup2]) expect(replica.lists.get("k")).toEqual(["v"]);
   });
 });

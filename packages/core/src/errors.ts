@@ -2,6 +2,7 @@
 // status code and one reason (storage.proto ErrorReason), so an error crosses
 // the wire and comes back as the same class, whatever its message says.
 import type { ErrorReason__Output as ErrorReason } from "./generated/binring/v1/ErrorReason.js";
+import type { Stamp } from "./stamp-type.js";
 
 /** gRPC status codes used by binring (the numbers are fixed by gRPC). */
 export const StatusCode = {
@@ -10,16 +11,32 @@ export const StatusCode = {
   PERMISSION_DENIED: 7,
   RESOURCE_EXHAUSTED: 8,
   FAILED_PRECONDITION: 9,
+  ABORTED: 10,
   OUT_OF_RANGE: 11,
   INTERNAL: 13,
   UNAVAILABLE: 14,
 } as const;
 export type StatusCodeValue = (typeof StatusCode)[keyof typeof StatusCode];
 
+/**
+ * Where a replicated write stood when its coordinator gave up on an attempt
+ * (OperationError.replica, .stamp, .claim): the replica whose call failed, and
+ * the stamp and claim the write had by then, which its next attempt keeps.
+ */
+export interface WriteProgress {
+  /** The replica's address as the write listed it; the coordinator's own when it failed itself. */
+  replica: string;
+  stamp?: Stamp;
+  claim?: string;
+}
+
 /** Base class: `code` is the gRPC status the error travels as, `reason` what tells it apart from others of that code. */
 export class BinringError extends Error {
   /** The reason every error of this class travels with; UNSPECIFIED where the code alone tells the class. */
   static readonly reason: ErrorReason = "ERROR_REASON_UNSPECIFIED";
+
+  /** Set when a write's coordinator reports this failure of one of its replicas (see WriteProgress). */
+  progress: WriteProgress | undefined;
 
   constructor(
     message: string,
@@ -76,12 +93,15 @@ export class StoreUnavailableError extends UnavailableError {
 }
 
 /**
- * Thrown by the SDK when its connection to a backend was refused: nothing may
- * listen on the backend's port. Never sent by a backend. A channel in
- * reconnect backoff repeats its last attempt's error, so a caller confirms the
- * refusal with a fresh connection before counting the backend as gone.
+ * A connection to a backend was refused: nothing may listen on its port.
+ * Raised where the connection was tried (the SDK, or a write's coordinator,
+ * which reports it about the replica). A channel in reconnect backoff repeats
+ * its last attempt's error, so a caller confirms the refusal with a fresh
+ * connection of its own before counting the backend as gone.
  */
-export class ConnectionRefusedError extends UnavailableError {}
+export class ConnectionRefusedError extends UnavailableError {
+  static override readonly reason: ErrorReason = "ERROR_REASON_CONNECTION_REFUSED";
+}
 
 /** Thrown when a call did not complete within its time budget. A write may or may not have been applied. */
 export class TimeoutError extends BinringError {
@@ -186,25 +206,41 @@ export class ClockBehindError extends BinringError {
 }
 
 /**
- * Thrown by the SDK when a write was refused for good by one replica after
- * others had already taken it (a list at its limit on one replica only, say):
- * the write may or may not take effect, as after a timeout.
+ * Thrown when a write was refused for good by one replica after others had
+ * already taken it (a list at its limit on one replica only, say): the write
+ * may or may not take effect, as after a timeout. Retrying will not help.
  */
-export class OutcomeUnknownError extends TimeoutError {}
+export class OutcomeUnknownError extends TimeoutError {
+  static override readonly reason: ErrorReason = "ERROR_REASON_OUTCOME_UNKNOWN";
+}
 
-/** What travels beside a status code and message: the reason, and a stale view's epochs. */
+/**
+ * Refuses an entry of a write attempt that a newer attempt of the same write
+ * has claimed (storage.proto ClaimRequest): the newer attempt carries the
+ * write, so this one must stop instead of landing a second stamp for it.
+ */
+export class SupersededAttemptError extends BinringError {
+  static override readonly reason: ErrorReason = "ERROR_REASON_SUPERSEDED_ATTEMPT";
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, StatusCode.ABORTED, options);
+  }
+}
+
+/** What travels beside a status code and message: the reason, a stale view's epochs, a write's progress. */
 export interface ErrorDetails {
   reason?: ErrorReason;
   callerEpoch?: bigint;
   currentEpoch?: bigint;
+  progress?: WriteProgress;
 }
 
 /** The details an error travels with. */
 export function errorDetails(error: BinringError): ErrorDetails {
+  const { reason, progress } = error;
   if (error instanceof StaleEpochError) {
-    return { reason: error.reason, callerEpoch: error.callerEpoch, currentEpoch: error.currentEpoch };
+    return { reason, callerEpoch: error.callerEpoch, currentEpoch: error.currentEpoch, progress };
   }
-  return { reason: error.reason };
+  return { reason, progress };
 }
 
 /** A class of the family, whatever its constructor takes. */
@@ -222,7 +258,10 @@ const BY_REASON: ReadonlyMap<ErrorReason, ErrorClass> = new Map(
     ClockBehindError,
     UnavailableError,
     StoreUnavailableError,
+    ConnectionRefusedError,
     TimeoutError,
+    OutcomeUnknownError,
+    SupersededAttemptError,
   ].map((kind): [ErrorReason, ErrorClass] => [kind.reason, kind]),
 );
 
@@ -256,14 +295,19 @@ export function errorFromStatus(
   details: ErrorDetails = {},
   options?: ErrorOptions,
 ): BinringError {
-  const { reason, callerEpoch, currentEpoch } = details;
+  const { reason, callerEpoch, currentEpoch, progress } = details;
+  let error: BinringError;
   if (reason === StaleEpochError.reason && callerEpoch !== undefined && currentEpoch !== undefined) {
-    return new StaleEpochError(callerEpoch, currentEpoch, options);
+    error = new StaleEpochError(callerEpoch, currentEpoch, options);
+  } else {
+    const status = KNOWN_CODES.has(code) ? (code as StatusCodeValue) : StatusCode.INTERNAL;
+    const kind =
+      (reason !== undefined ? BY_REASON.get(reason) : undefined) ?? BY_CODE[status] ?? BinringError;
+    // Only the base constructor runs: a class's own would put its prefix
+    // before a message that already has it. The base sets every instance
+    // field (code, name); the reason comes with the class.
+    error = Reflect.construct(BinringError, [message, status, options], kind) as BinringError;
   }
-  const status = KNOWN_CODES.has(code) ? (code as StatusCodeValue) : StatusCode.INTERNAL;
-  const kind = (reason !== undefined ? BY_REASON.get(reason) : undefined) ?? BY_CODE[status] ?? BinringError;
-  // Only the base constructor runs: a class's own would put its prefix
-  // before a message that already has it. The base sets every instance
-  // field (code, name); the reason comes with the class.
-  return Reflect.construct(BinringError, [message, status, options], kind) as BinringError;
+  error.progress = progress;
+  return error;
 }

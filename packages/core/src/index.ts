@@ -24,8 +24,10 @@ export {
   StatusCode,
   type StatusCodeValue,
   StoreUnavailableError,
+  SupersededAttemptError,
   TimeoutError,
   UnavailableError,
+  type WriteProgress,
 } from "./errors.js";
 export { ringPoint } from "./hash.js";
 export {
@@ -41,8 +43,8 @@ export {
   parseLimits,
   utf8Bound,
 } from "./limits.js";
-export { decodeBatchReply } from "./pipe-decode.js";
-export { encodeBatchRequest } from "./pipe-encode.js";
+export { decodeBatchReply, decodeBatchRequest } from "./pipe-decode.js";
+export { encodeBatchReply, encodeBatchRequest } from "./pipe-encode.js";
 export { checkBinName, RESERVED_BIN_PREFIX } from "./reserved-bins.js";
 export {
   DEFAULT_VIRTUAL_NODES,

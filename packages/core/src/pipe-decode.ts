@@ -13,6 +13,8 @@
 import protobuf from "protobufjs/minimal.js";
 import type { BatchReply__Output } from "./generated/binring/v1/BatchReply.js";
 import type { BatchRequest__Output } from "./generated/binring/v1/BatchRequest.js";
+import type { ClaimReply__Output } from "./generated/binring/v1/ClaimReply.js";
+import type { ClaimRequest__Output } from "./generated/binring/v1/ClaimRequest.js";
 import type { GetReply__Output } from "./generated/binring/v1/GetReply.js";
 import type { Operation__Output } from "./generated/binring/v1/Operation.js";
 import type { OperationError__Output } from "./generated/binring/v1/OperationError.js";
@@ -21,7 +23,8 @@ import type { SetRequest__Output } from "./generated/binring/v1/SetRequest.js";
 import type { Stamp__Output } from "./generated/binring/v1/Stamp.js";
 import type { Target__Output } from "./generated/binring/v1/Target.js";
 import type { WriteReply__Output } from "./generated/binring/v1/WriteReply.js";
-import { LENGTH_DELIMITED, REASONS, type Reader, TWO_POW_32 } from "./pipe-format.js";
+import type { WriteRequest__Output } from "./generated/binring/v1/WriteRequest.js";
+import { ENTRY_KINDS, LENGTH_DELIMITED, REASONS, type Reader, TWO_POW_32 } from "./pipe-format.js";
 
 // Unknown fields are skipped; a malformed message throws (protobufjs' Reader
 // checks every read against the buffer's end).
@@ -84,6 +87,7 @@ function readSetRequest(r: Reader, end: number): SetRequest__Output {
     atLeast: "0",
     writer: "",
     seq: 0,
+    claim: "",
   };
   readFields(r, end, (field, wireType) => {
     if (field === 1) m.target = readMessage(r, readTarget);
@@ -93,6 +97,41 @@ function readSetRequest(r: Reader, end: number): SetRequest__Output {
     else if (field === 5) m.atLeast = readUint64(r);
     else if (field === 6) m.writer = r.string();
     else if (field === 7) m.seq = r.uint32();
+    else if (field === 8) m.claim = r.string();
+    else r.skipType(wireType);
+  });
+  return m;
+}
+
+function readWriteRequest(r: Reader, end: number): WriteRequest__Output {
+  const m: WriteRequest__Output = {
+    kind: "ENTRY_KIND_UNSPECIFIED",
+    entry: null,
+    replicas: [],
+    coordinator: 0,
+    retry: false,
+    timeoutMs: 0,
+  };
+  readFields(r, end, (field, wireType) => {
+    // A kind from a newer peer, unknown here, reads as UNSPECIFIED, which the backend refuses.
+    if (field === 1) m.kind = ENTRY_KINDS[r.int32()] ?? "ENTRY_KIND_UNSPECIFIED";
+    else if (field === 2) m.entry = readMessage(r, readSetRequest);
+    else if (field === 3) m.replicas.push(r.string());
+    else if (field === 4) m.coordinator = r.uint32();
+    else if (field === 5) m.retry = r.bool();
+    else if (field === 6) m.timeoutMs = r.uint32();
+    else r.skipType(wireType);
+  });
+  return m;
+}
+
+function readClaimRequest(r: Reader, end: number): ClaimRequest__Output {
+  const m: ClaimRequest__Output = { target: null, writer: "", seq: 0, claim: "" };
+  readFields(r, end, (field, wireType) => {
+    if (field === 1) m.target = readMessage(r, readTarget);
+    else if (field === 2) m.writer = r.string();
+    else if (field === 3) m.seq = r.uint32();
+    else if (field === 4) m.claim = r.string();
     else r.skipType(wireType);
   });
   return m;
@@ -141,6 +180,8 @@ const OPERATIONS = [
   ["listRemove", readSetRequest],
   ["listKeys", readPatternRequest],
   ["clock", readClockRequest],
+  ["write", readWriteRequest],
+  ["claim", readClaimRequest],
 ] as const;
 
 function readOperation(r: Reader, end: number): Operation__Output {
@@ -167,13 +208,21 @@ function readGetReply(r: Reader, end: number): GetReply__Output {
 }
 
 function readWriteReply(r: Reader, end: number): WriteReply__Output {
-  const m: WriteReply__Output = { stamp: null, removed: "0", ready: false, superseded: false, clock: "0" };
+  const m: WriteReply__Output = {
+    stamp: null,
+    removed: "0",
+    ready: false,
+    superseded: false,
+    clock: "0",
+    restamps: 0,
+  };
   readFields(r, end, (field, wireType) => {
     if (field === 1) m.stamp = readMessage(r, readStamp);
     else if (field === 2) m.removed = readUint64(r);
     else if (field === 3) m.ready = r.bool();
     else if (field === 4) m.superseded = r.bool();
     else if (field === 5) m.clock = readUint64(r);
+    else if (field === 6) m.restamps = r.uint32();
     else r.skipType(wireType);
   });
   return m;
@@ -196,6 +245,9 @@ function readError(r: Reader, end: number): OperationError__Output {
     reason: "ERROR_REASON_UNSPECIFIED",
     callerEpoch: "0",
     currentEpoch: "0",
+    replica: "",
+    stamp: null,
+    claim: "",
   };
   readFields(r, end, (field, wireType) => {
     if (field === 1) m.code = r.uint32();
@@ -204,6 +256,9 @@ function readError(r: Reader, end: number): OperationError__Output {
     else if (field === 3) m.reason = REASONS[r.int32()] ?? "ERROR_REASON_UNSPECIFIED";
     else if (field === 4) m.callerEpoch = readUint64(r);
     else if (field === 5) m.currentEpoch = readUint64(r);
+    else if (field === 6) m.replica = r.string();
+    else if (field === 7) m.stamp = readMessage(r, readStamp);
+    else if (field === 8) m.claim = r.string();
     else r.skipType(wireType);
   });
   return m;
@@ -218,6 +273,15 @@ function readClockReply(r: Reader, end: number) {
   return m;
 }
 
+function readClaimReply(r: Reader, end: number): ClaimReply__Output {
+  const m: ClaimReply__Output = { stamp: null };
+  readFields(r, end, (field, wireType) => {
+    if (field === 1) m.stamp = readMessage(r, readStamp);
+    else r.skipType(wireType);
+  });
+  return m;
+}
+
 const RESULTS = [
   undefined,
   ["error", readError],
@@ -226,6 +290,7 @@ const RESULTS = [
   ["keys", (r: Reader, end: number) => ({ keys: readStrings(r, end) })],
   ["listGet", (r: Reader, end: number) => ({ values: readStrings(r, end) })],
   ["clock", readClockReply],
+  ["claim", readClaimReply],
 ] as const;
 
 function readResult(r: Reader, end: number): OperationResult__Output {

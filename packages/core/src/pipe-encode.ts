@@ -3,6 +3,7 @@
 import protobuf from "protobufjs/minimal.js";
 import type { BatchReply } from "./generated/binring/v1/BatchReply.js";
 import type { BatchRequest } from "./generated/binring/v1/BatchRequest.js";
+import type { ClaimRequest } from "./generated/binring/v1/ClaimRequest.js";
 import type { GetReply } from "./generated/binring/v1/GetReply.js";
 import type { Operation } from "./generated/binring/v1/Operation.js";
 import type { OperationError } from "./generated/binring/v1/OperationError.js";
@@ -11,7 +12,9 @@ import type { SetRequest } from "./generated/binring/v1/SetRequest.js";
 import type { Stamp } from "./generated/binring/v1/Stamp.js";
 import type { Target } from "./generated/binring/v1/Target.js";
 import type { WriteReply } from "./generated/binring/v1/WriteReply.js";
+import type { WriteRequest } from "./generated/binring/v1/WriteRequest.js";
 import {
+  ENTRY_KIND_NUMBERS,
   LENGTH_DELIMITED,
   REASON_NUMBERS,
   TWO_POW_32,
@@ -87,6 +90,23 @@ function writeSetRequest(w: Writer, m: SetRequest): void {
   writeUint64(w, 5, m.atLeast);
   writeString(w, 6, m.writer);
   writeUint32(w, 7, m.seq);
+  writeString(w, 8, m.claim);
+}
+
+function writeWriteRequest(w: Writer, m: WriteRequest): void {
+  writeUint32(w, 1, m.kind === undefined ? 0 : (ENTRY_KIND_NUMBERS.get(m.kind) ?? 0));
+  writeMessage(w, 2, m.entry, writeSetRequest);
+  writeStrings(w, 3, m.replicas);
+  writeUint32(w, 4, m.coordinator);
+  writeBool(w, 5, m.retry);
+  writeUint32(w, 6, m.timeoutMs);
+}
+
+function writeClaimRequest(w: Writer, m: ClaimRequest): void {
+  writeMessage(w, 1, m.target, writeTarget);
+  writeString(w, 2, m.writer);
+  writeUint32(w, 3, m.seq);
+  writeString(w, 4, m.claim);
 }
 
 /** GetRequest and ListGetRequest: target, key. */
@@ -119,6 +139,8 @@ function writeOperation(w: Writer, m: Operation): void {
       writeUint64(w, 2, c.atLeast);
       writeBool(w, 3, c.raiseOnly);
     });
+  else if (m.write) writeMessage(w, 9, m.write, writeWriteRequest);
+  else if (m.claim) writeMessage(w, 10, m.claim, writeClaimRequest);
 }
 
 function writeGetReply(w: Writer, m: GetReply): void {
@@ -133,6 +155,7 @@ function writeWriteReply(w: Writer, m: WriteReply): void {
   writeBool(w, 3, m.ready);
   writeBool(w, 4, m.superseded);
   writeUint64(w, 5, m.clock);
+  writeUint32(w, 6, m.restamps);
 }
 
 function writeStrings(w: Writer, field: number, values: readonly string[] | undefined): void {
@@ -147,6 +170,9 @@ function writeError(w: Writer, m: OperationError): void {
   writeUint32(w, 3, m.reason === undefined ? 0 : (REASON_NUMBERS.get(m.reason) ?? 0));
   writeUint64(w, 4, m.callerEpoch);
   writeUint64(w, 5, m.currentEpoch);
+  writeString(w, 6, m.replica);
+  writeMessage(w, 7, m.stamp, writeStamp);
+  writeString(w, 8, m.claim);
 }
 
 function writeResult(w: Writer, m: OperationResult): void {
@@ -156,6 +182,7 @@ function writeResult(w: Writer, m: OperationResult): void {
   else if (m.keys) writeMessage(w, 4, m.keys, (w, k) => writeStrings(w, 1, k.keys));
   else if (m.listGet) writeMessage(w, 5, m.listGet, (w, l) => writeStrings(w, 1, l.values));
   else if (m.clock) writeMessage(w, 6, m.clock, (w, c) => writeUint64(w, 1, c.clock));
+  else if (m.claim) writeMessage(w, 7, m.claim, (w, c) => writeMessage(w, 1, c.stamp, writeStamp));
 }
 
 export function encodeBatchRequest(m: BatchRequest): Buffer {

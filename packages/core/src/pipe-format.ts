@@ -1,6 +1,7 @@
 // What the Pipe codec's encoder (pipe-encode.ts) and decoder (pipe-decode.ts)
 // share: the wire types, field tags and ErrorReason numbering.
 import type protobuf from "protobufjs/minimal.js";
+import { EntryKind, type EntryKind__Output } from "./generated/binring/v1/EntryKind.js";
 import { ErrorReason, type ErrorReason__Output } from "./generated/binring/v1/ErrorReason.js";
 
 export type Reader = protobuf.Reader;
@@ -25,3 +26,12 @@ export const REASON_NUMBERS: ReadonlyMap<string | number, number> = new Map(
 export function tag(field: number, wireType: number): number {
   return (field << 3) | wireType;
 }
+
+/** EntryKind's names by number, and the reverse (as REASONS and REASON_NUMBERS). */
+export const ENTRY_KINDS = Object.keys(EntryKind) as EntryKind__Output[];
+export const ENTRY_KIND_NUMBERS: ReadonlyMap<string | number, number> = new Map(
+  ENTRY_KINDS.flatMap((name, number): [string | number, number][] => [
+    [name, number],
+    [number, number],
+  ]),
+);

@@ -2,15 +2,10 @@
 // order; writer ids are unique per writer instance and seq per writer, so two
 // distinct entries never share a stamp (HAZARDS.md 2).
 import { InvalidArgumentError } from "./errors.js";
+import type { Stamp } from "./stamp-type.js";
 import { checkClock } from "./value-bounds.js";
 
-export interface Stamp {
-  clock: bigint;
-  /** 16 lowercase hex digits, random per writer instance. */
-  writer: string;
-  /** Counter per writer, so one writer's entries differ even at the same clock. */
-  seq: number;
-}
+export type { Stamp } from "./stamp-type.js";
 
 export const WRITER_ID_LENGTH = 16;
 const WRITER_ID = /^[0-9a-f]{16}$/;

@@ -264,13 +264,15 @@ function readPem(file: string, what: string): Buffer {
 }
 
 /**
- * Who may call what. Data calls and reading the view: applications (client),
- * operators (admin) and keepers. Replication, repair, readiness and the beats
- * keepers exchange: keepers only. Backends call no other process, so the
- * backend role is admitted nowhere: a stolen backend certificate reaches nothing.
+ * Who may call what. Data calls: applications (client), operators (admin),
+ * keepers, and backends (a write's coordinator forwards it to the other
+ * replicas as data calls, each within the bounds any caller is held to).
+ * Reading the view: clients, operators and keepers. Repair, readiness and the
+ * beats keepers exchange: keepers only. So a stolen backend certificate
+ * reaches no more than a client's does.
  */
 export const SERVICE_ROLES: ServicePolicy = {
-  "binring.v1.Storage": ["client", "admin", "keeper"],
+  "binring.v1.Storage": ["client", "admin", "keeper", "backend"],
   "binring.v1.StorageControl": ["keeper"],
   "binring.v1.Keeper": ["client", "admin", "keeper"],
   "binring.v1.KeeperPeer": ["keeper"],

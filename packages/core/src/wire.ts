@@ -130,12 +130,16 @@ export function toServiceError(error: unknown): Partial<grpc.StatusObject> {
 export function toOperationError(error: unknown): OperationError {
   const status = toServiceError(error);
   const details = error instanceof BinringError ? errorDetails(error) : {};
+  const { progress } = details;
   return {
     code: status.code ?? StatusCode.INTERNAL,
     message: status.details ?? "internal error",
     reason: details.reason,
     callerEpoch: details.callerEpoch === undefined ? undefined : bigintToWire(details.callerEpoch),
     currentEpoch: details.currentEpoch === undefined ? undefined : bigintToWire(details.currentEpoch),
+    replica: progress?.replica,
+    stamp: progress?.stamp && stampToWire(progress.stamp),
+    claim: progress?.claim,
   };
 }
 
@@ -146,6 +150,13 @@ export function fromOperationError(error: OperationError__Output): BinringError 
     reason: error.reason,
     callerEpoch: stale ? wireToBigint(error.callerEpoch) : undefined,
     currentEpoch: stale ? wireToBigint(error.currentEpoch) : undefined,
+    progress: error.replica
+      ? {
+          replica: error.replica,
+          stamp: error.stamp ? stampFromWire(error.stamp) : undefined,
+          claim: error.claim || undefined,
+        }
+      : undefined,
   });
 }
 
@@ -179,6 +190,8 @@ export function fromServiceError(error: grpc.ServiceError, address: string): Bin
     );
   }
   if (error.code === grpc.status.DEADLINE_EXCEEDED) {
+    // Sent by the backend with a reason of its own (an outcome unknown there), or grpc-js's own deadline.
+    if (details.reason) return errorFromStatus(error.code, error.details, details, cause);
     return new TimeoutError(`backend ${address} did not answer in time`, cause);
   }
   return errorFromStatus(error.code, error.details, details, cause);

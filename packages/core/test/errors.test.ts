@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import {
   BinringError,
   ClockBehindError,
+  ConnectionRefusedError,
   decodeBatchReply,
   errorFromStatus,
   fromOperationError,
@@ -13,12 +14,14 @@ import {
   InvalidArgumentError,
   ListFullError,
   NotReadyError,
+  OutcomeUnknownError,
   OutOfRangeError,
   ReplyTooLargeError,
   ResourceExhaustedError,
   StaleEpochError,
   StatusCode,
   StoreUnavailableError,
+  SupersededAttemptError,
   TimeoutError,
   toOperationError,
   toServiceError,
@@ -39,6 +42,9 @@ const ERRORS: BinringError[] = [
   new UnavailableError("shutting down"),
   new StoreUnavailableError("redis is reconnecting"),
   new TimeoutError("no answer in 10 ms"),
+  new ConnectionRefusedError("connect ECONNREFUSED 10.0.0.2:7000"),
+  new OutcomeUnknownError("taken by 1 replica, then refused by another"),
+  new SupersededAttemptError("a newer attempt of this write claimed it"),
 ];
 
 /** An OperationError as the Pipe decoder gives it: every field present. */
@@ -49,6 +55,9 @@ function received(error: Partial<OperationError__Output>): OperationError__Outpu
     reason: "ERROR_REASON_UNSPECIFIED",
     callerEpoch: "0",
     currentEpoch: "0",
+    replica: "",
+    stamp: null,
+    claim: "",
     ...error,
   };
 }
@@ -99,6 +108,21 @@ describe("errors on the wire", () => {
       reason: "ERROR_REASON_LIST_FULL",
     });
     expect(full).toBeInstanceOf(ListFullError);
+  });
+
+  it("carries where a write stood (the replica that failed, the stamp and claim) with any class", () => {
+    const stamp = { clock: 2n ** 40n + 3n, writer: "0123456789abcdef", seq: 9 };
+    const stale = new StaleEpochError(3n, 4n);
+    stale.progress = { replica: "10.0.0.2:7000", stamp, claim: "c1" };
+    const refused = new ConnectionRefusedError("connect ECONNREFUSED");
+    refused.progress = { replica: "10.0.0.3:7000" };
+    for (const error of [stale, refused]) {
+      const reply = decodeBatchReply(encodeBatchReply({ results: [{ error: toOperationError(error) }] }));
+      const back = fromOperationError(reply.results[0]!.error!);
+      expect(back.constructor).toBe(error.constructor);
+      expect(back.progress).toEqual(error.progress);
+    }
+    expect(fromOperationError(received({ code: StatusCode.UNAVAILABLE })).progress).toBeUndefined();
   });
 
   it("takes a stale view's epochs from their fields, not from the message", () => {

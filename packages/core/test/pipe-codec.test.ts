@@ -5,6 +5,7 @@
 // 2^32, 2^53 and 2^64, empty and non-ASCII strings; malformed bytes throw.
 import * as protoLoader from "@grpc/proto-loader";
 import { describe, expect, it } from "vitest";
+import { EntryKind } from "../src/generated/binring/v1/EntryKind.js";
 import { ErrorReason } from "../src/generated/binring/v1/ErrorReason.js";
 import type { BatchReply, BatchRequest } from "../src/index.js";
 import { decodeBatchReply, decodeBatchRequest } from "../src/pipe-decode.js";
@@ -36,6 +37,7 @@ const STRINGS = ["", "k", "a|;b", "ключ", "🦊 fox", "x".repeat(300)];
 const UINT32S = [0, 1, 127, 128, 4294967295];
 /** Every reason, so each name's number is checked against proto-loader's. */
 const REASONS = Object.keys(ErrorReason) as (keyof typeof ErrorReason)[];
+const KINDS = Object.keys(EntryKind) as (keyof typeof EntryKind)[];
 
 function pick<T>(values: readonly T[], i: number): T {
   return values[i % values.length]!;
@@ -62,14 +64,35 @@ function setRequest(i: number) {
     atLeast: pick(UINT64S, i + 5),
     writer: i % 2 ? "fedcba9876543210" : "",
     seq: pick(UINT32S, i + 1),
+    claim: i % 3 ? "" : "00ff00ff00ff00ff",
   };
 }
 
 function operation(i: number): BatchRequest["operations"] extends (infer O)[] | undefined ? O : never {
   const pattern = { target: target(i), prefix: pick(STRINGS, i), suffix: pick(STRINGS, i + 1) };
-  switch (i % 8) {
+  switch (i % 10) {
     case 0:
       return { get: { target: target(i), key: pick(STRINGS, i) } };
+    case 8:
+      return {
+        write: {
+          kind: pick(KINDS, Math.floor(i / 10)),
+          entry: i % 4 === 0 ? null : setRequest(i),
+          replicas: STRINGS.slice(i % STRINGS.length),
+          coordinator: pick(UINT32S, i),
+          retry: i % 3 === 0,
+          timeoutMs: pick(UINT32S, i + 2),
+        },
+      };
+    case 9:
+      return {
+        claim: {
+          target: target(i),
+          writer: "0123456789abcdef",
+          seq: pick(UINT32S, i),
+          claim: pick(STRINGS, i),
+        },
+      };
     case 1:
       return { set: setRequest(i) };
     case 2:
@@ -88,17 +111,22 @@ function operation(i: number): BatchRequest["operations"] extends (infer O)[] | 
 }
 
 function result(i: number): BatchReply["results"] extends (infer R)[] | undefined ? R : never {
-  switch (i % 6) {
+  switch (i % 7) {
     case 0:
       return {
         error: {
           code: pick(UINT32S, i),
           message: pick(STRINGS, i),
-          reason: pick(REASONS, i / 6),
-          callerEpoch: pick(UINT64S, i / 6),
-          currentEpoch: pick(UINT64S, i / 6 + 1),
+          reason: pick(REASONS, i / 7),
+          callerEpoch: pick(UINT64S, i / 7),
+          currentEpoch: pick(UINT64S, i / 7 + 1),
+          replica: pick(STRINGS, i / 7 + 2),
+          stamp: stamp(i / 7),
+          claim: pick(STRINGS, i / 7 + 3),
         },
       };
+    case 6:
+      return { claim: { stamp: stamp(i) } };
     case 1:
       return { get: { found: i % 2 === 0, value: pick(STRINGS, i), stamp: stamp(i) } };
     case 2:
@@ -109,6 +137,7 @@ function result(i: number): BatchReply["results"] extends (infer R)[] | undefine
           ready: i % 3 === 0,
           superseded: i % 4 === 0,
           clock: pick(UINT64S, i + 1),
+          restamps: pick(UINT32S, i),
         },
       };
     case 3:
@@ -120,11 +149,11 @@ function result(i: number): BatchReply["results"] extends (infer R)[] | undefine
   }
 }
 
-const requests: BatchRequest[] = Array.from({ length: 60 }, (_, n) => ({
+const requests: BatchRequest[] = Array.from({ length: 80 }, (_, n) => ({
   id: pick(UINT32S, n),
   operations: Array.from({ length: n % 12 }, (_, j) => operation(n * 7 + j)),
 }));
-const replies: BatchReply[] = Array.from({ length: 60 }, (_, n) => ({
+const replies: BatchReply[] = Array.from({ length: 80 }, (_, n) => ({
   id: pick(UINT32S, n + 2),
   results: Array.from({ length: n % 12 }, (_, j) => result(n * 5 + j)),
 }));

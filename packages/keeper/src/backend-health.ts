@@ -7,7 +7,9 @@
 //   ready --missed--> suspect --answered-again--> ready
 //   any but dead --declared-dead (misses >= N and no lease may run)--> dead
 //   dead | ready | suspect | filling --rejoined--> filling --filled--> ready
-//     (from a death until ready, each new incarnation is emptied before it is filled)
+//     (each fill starts on an emptied store: from a death, a restart, a store
+//     that refused a write, or a takeover of a filling backend until it is
+//     ready, each new incarnation is emptied before it is filled)
 //   any --taken-over--> the state the view publishes (a slice gained)
 import type { Logger } from "pino";
 
@@ -81,12 +83,16 @@ export class BackendHealth {
    */
   vouchedIncarnation: string | undefined;
   /**
-   * Declared dead (or taken over dead) and not ready since: writes were
-   * acknowledged without it, tombstones among them may have been swept since,
-   * and merging its old entries could then bring deleted data back (HAZARDS.md
-   * 3). Until it is ready again, every incarnation that answers is emptied
-   * before it is filled, a restart during the fill included: the store that
-   * comes back may be older than the empty (a restored backup, an fsync lost).
+   * Its store may hold entries that must never be read: declared dead (or
+   * taken over dead) and not ready since, writes were acknowledged without it,
+   * tombstones among them may have been swept since, and merging its old
+   * entries could then bring deleted data back (HAZARDS.md 3); restarted, or
+   * its store refused a write, or taken over while filling, it may hold an
+   * entry of a write attempt the cluster gave up on, whose write then landed
+   * under another stamp (HAZARDS.md 20). Until it is ready again, every
+   * incarnation that answers is emptied before it is filled, a restart during
+   * the fill included: the store that comes back may be older than the empty
+   * (a restored backup, an fsync lost).
    */
   #emptyBeforeFill = false;
   /**
@@ -123,11 +129,13 @@ export class BackendHealth {
       "backend state",
     );
     this.#state = to;
-    if (to === "dead") {
-      this.#emptyBeforeFill = true;
-      this.wipedIncarnation = undefined;
-    }
+    if (to === "dead" || (event === "taken-over" && to === "filling")) this.#mustEmpty();
     if (to === "ready") this.#emptyBeforeFill = false;
+  }
+
+  #mustEmpty(): void {
+    this.#emptyBeforeFill = true;
+    this.wipedIncarnation = undefined;
   }
 
   /** Whether this answer's store must be emptied before the backend is filled (see #emptyBeforeFill). */
@@ -157,6 +165,8 @@ export class BackendHealth {
     const lapsed = (this.state === "ready" || this.state === "suspect") && !reply.ready;
     const unvouched = lapsed && known === undefined;
     this.heard(reply, now);
+    // Past the empty that follows, the backend answers as the incarnation the empty ended in.
+    if ((restarted || reply.needsFill) && reply.incarnation !== this.wipedIncarnation) this.#mustEmpty();
     if (this.state === "dead" || restarted || reply.needsFill || unvouched) {
       if (this.state !== "filling" || restarted) {
         this.apply("rejoined", {

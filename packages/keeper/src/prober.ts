@@ -154,13 +154,15 @@ export class Prober {
   }
 
   /**
-   * Empties the store of a backend declared dead that answers again, before it
-   * is filled (it stays dead in the view meanwhile, so no writer uses it), and
-   * again if it restarts during that fill (it is filling then, so writers use
-   * it, as they would after any restart: the fill that follows copies their
-   * entries back). The fill copies every entry of its stretches anyway; what
-   * it held from before is at best redundant and at worst older than
-   * tombstones swept since. The backend refuses if it is ready or no longer
+   * Empties the store of a backend before it is filled (backend-health.ts
+   * #emptyBeforeFill): one declared dead that answers again (it stays dead in
+   * the view meanwhile, so no writer uses it), one that restarted or whose
+   * store refused a write, and again if it restarts during that fill (it is
+   * filling then, so writers use it, as they would after any restart: the
+   * fill that follows copies their entries back). The fill copies every entry
+   * of its stretches anyway; what it held from before is at best redundant
+   * and at worst older than tombstones swept since, or an entry of a write
+   * attempt the cluster gave up on (HAZARDS.md 20). The backend refuses if it is ready or no longer
    * `incarnation` (this keeper acted on an old answer), and reports the
    * incarnation the empty ended in: the one the fill may make ready.
    */
@@ -173,12 +175,12 @@ export class Prober {
       health.wipedIncarnation = emptied.incarnation;
       logger.info(
         { backend: health.address, incarnation: emptied.incarnation, bins: emptied.bins },
-        "emptied a backend (declared dead since it was last ready); it is filled next",
+        "emptied a backend (it died, restarted or lost its store since it was last ready); it is filled next",
       );
     } catch (error) {
       logger.warn(
         { backend: health.address, err: (error as Error).message },
-        "could not empty a backend (declared dead since it was last ready); trying again at its next answer",
+        "could not empty a backend (it died, restarted or lost its store since it was last ready); trying again at its next answer",
       );
     } finally {
       this.#emptying.delete(health.address);

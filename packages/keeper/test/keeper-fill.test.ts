@@ -1,6 +1,7 @@
 // Emptying and filling a backend that comes back, in process on a fake clock:
-// a fill interrupted by a death does not count, and an empty that races a
-// restart leaves no old entry behind.
+// a fill interrupted by a death does not count, an empty that races a
+// restart leaves no old entry behind, and a backend that restarted without
+// dying is emptied before its fill too.
 import { afterEach, describe, expect, it } from "vitest";
 import { KeeperWorld } from "./support/keeper-world.js";
 
@@ -99,6 +100,33 @@ describe("fill", () => {
       "emptied, filled, ready",
     );
     expect(raced).toBeGreaterThanOrEqual(2);
+    expect(await w.stored(address, held[0]!, "orphan")).toBeUndefined();
+    for (const bin of held) expect(await w.stored(address, bin, "k")).toBe(`v${bin.slice(4)}`);
+  });
+
+  it("a backend restarted on its old store within the detection time is emptied before it is filled", async () => {
+    world = new KeeperWorld({ backends: 5, keepers: 1 });
+    world.startAll();
+    const w = world;
+    await w.until(() => w.allReady(), 10_000, "a fresh cluster is ready");
+    const address = w.addresses[0]!;
+    const backend = w.backend(address);
+    const held = await fillBins(w, address, 40);
+    // An entry of a write attempt the cluster gave up on, on this backend alone: its write landed
+    // elsewhere under another stamp, so this one must never be read (HAZARDS.md 20).
+    const orphan = { clock: 1n, writer: "0123456789abcdef", seq: 1 };
+    await backend.node.apply(
+      [{ bin: held[0]!, key: "orphan", kind: "set", value: "old", stamp: orphan }],
+      0n,
+    );
+    let emptied = 0;
+    backend.onCall = (call) => {
+      if (call === "empty") emptied++;
+    };
+    backend.restart("kept");
+    await w.until(() => w.stateOf(address) === "ready" && backend.node.ready, 30_000, "filled again");
+    expect(w.stateOf(address)).toBe("ready");
+    expect(emptied).toBeGreaterThanOrEqual(1);
     expect(await w.stored(address, held[0]!, "orphan")).toBeUndefined();
     for (const bin of held) expect(await w.stored(address, bin, "k")).toBe(`v${bin.slice(4)}`);
   });

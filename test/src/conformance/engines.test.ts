@@ -3,6 +3,7 @@ import { BackendNode, LocalStorage, MemoryEngine, RedisEngine, type StoreEngine 
 import { DEFAULT_LIMITS } from "@binring/core";
 import { afterAll, beforeAll, describe } from "vitest";
 import { RedisServer } from "../support/index.js";
+import { itRemembersWritesForClaims } from "./engine-claims.js";
 import { itDropsBinsInRanges } from "./engine-drop.js";
 import { itOrdersEntriesWithOneStamp } from "./engine-equal-stamps.js";
 import {
@@ -50,6 +51,7 @@ describe("redis engine", () => {
   describe("drop", () => itDropsBinsInRanges(openEngine));
   describe("equal stamps", () => itOrdersEntriesWithOneStamp(openEngine));
   describe("list size limit", () => itLimitsListSizes(openEngine));
+  describe("claims", () => itRemembersWritesForClaims(openEngine));
 });
 
 describe("memory engine idempotency", () => itAppliesEntriesIdempotently(async () => new MemoryEngine()));
@@ -61,3 +63,4 @@ describe("memory engine tombstones", () => itSweepsOldTombstones(async () => new
 describe("memory engine drop", () => itDropsBinsInRanges(async () => new MemoryEngine()));
 describe("memory engine equal stamps", () => itOrdersEntriesWithOneStamp(async () => new MemoryEngine()));
 describe("memory engine list size limit", () => itLimitsListSizes(async () => new MemoryEngine()));
+describe("memory engine claims", () => itRemembersWritesForClaims(async () => new MemoryEngine()));

@@ -91,6 +91,8 @@ it("an append refused by one replica's list limit after others took it is report
       (e: unknown) => e,
     );
   expect(error).toBeInstanceOf(OutcomeUnknownError);
-  expect((error as Error).message).toMatch(/taken by 2 replica\(s\), then refused by another.*list full/);
+  expect((error as Error).message).toMatch(
+    /taken by 2 replica\(s\), then refused by 127\.0\.0\.1:\d+; .*list full/,
+  );
   await client.close();
 }, 30_000);

@@ -59,7 +59,9 @@ it("counts calls, latency, a death and its repair on /metrics", async () => {
   const backendsAfter = await scrapeBackends();
   const moved = (name: string, labels: Record<string, string>) =>
     totalOver(backendsAfter, name, labels) - totalOver(backendsBefore, name, labels);
-  // A write reaches every live copy (three) before it is acknowledged; a read at least one.
+  // A write is one message to its coordinator, and reaches every live copy (three) before it is
+  // acknowledged; a read at least one.
+  expect(moved("binring_backend_calls_total", { method: "Write", code: "OK" })).toBe(CALLS);
   expect(moved("binring_backend_calls_total", { method: "Set", code: "OK" })).toBeGreaterThanOrEqual(
     3 * CALLS,
   );

@@ -6,7 +6,7 @@ import { Bin } from "../../src/bin.js";
 import type { OperationObserver } from "../../src/client-metrics.js";
 import { ClientSession } from "../../src/client-session.js";
 import { Reachability } from "../../src/reachability.js";
-import { FakeTransport } from "./fake-replicas.js";
+import { FakeNetwork, FakeTransport } from "./fake-replicas.js";
 import { FakeView } from "./fake-view.js";
 import { VirtualTime } from "./virtual-time.js";
 
@@ -18,7 +18,7 @@ export function binOnFakes(
   observer?: OperationObserver,
 ) {
   const time = new VirtualTime();
-  const transport = new FakeTransport(backends, time);
+  const transport = new FakeTransport(new FakeNetwork(backends, time));
   const view = new FakeView(time);
   const reachability = new Reachability({
     probeIntervalMs: 1000,

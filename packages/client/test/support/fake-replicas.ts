@@ -1,12 +1,18 @@
-// In-memory replicas behind a ReplicaTransport, each of which can be made to
-// hang (paused), refuse connections (gone), fail its store, answer not ready,
-// fence calls by a newer epoch, refuse stamps far above its clock, or answer appends superseded (a remove of the
-// value got there first). Calls fail as BackendChannel fails them: with the
-// error classes of @binring/core, and with TimeoutError when a replica does
-// not answer within the per-call deadline.
+// In-memory replicas on one fake network, each of which can be made to hang
+// (paused), refuse connections (gone), fail its store, answer not ready, fence
+// calls by a newer epoch, refuse stamps far above its clock, or answer appends
+// superseded (a remove of the value got there first). A `write` runs the real
+// coordinator (write-coordinator.ts) on the replica it is sent to, reaching
+// the others over this network as a backend's links do. Calls fail as
+// BackendChannel fails them: with the error classes of @binring/core, and
+// with TimeoutError when a replica does not answer within the caller's
+// per-call deadline.
 import {
   ClockBehindError,
   ConnectionRefusedError,
+  compareStamps,
+  decodeBatchRequest,
+  encodeBatchRequest,
   ListFullError,
   MAX_CLOCK_JUMP,
   NotReadyError,
@@ -14,19 +20,34 @@ import {
   type OperationResult__Output,
   type SetRequest,
   StaleEpochError,
+  type Stamp,
   StoreUnavailableError,
+  SupersededAttemptError,
   TimeoutError,
+  UnavailableError,
   wireToBigint,
 } from "@binring/core";
 import type { ReplicaTransport } from "../../src/replica-transport.js";
+import { coordinateWrite, parseWriteRequest } from "../../src/write-coordinator.js";
 import type { VirtualTime } from "./virtual-time.js";
 
 /** What a BackendChannel's calls wait for an answer (BinClient's backendCallTimeoutMs default). */
 export const BACKEND_CALL_TIMEOUT_MS = 2000;
+/** What a coordinator's calls to the other replicas wait (backend peer-links.ts PEER_CALL_TIMEOUT_MS). */
+export const PEER_CALL_TIMEOUT_MS = 1000;
 
 /** A uint64 as the request side of the wire types carries it. */
 function fromWire(value: string | number | { toString(): string } | null | undefined): bigint {
   return BigInt(String(value ?? 0));
+}
+
+function stampOf(request: SetRequest): Stamp {
+  const stamp = request.stamp!;
+  return { clock: fromWire(stamp.clock), writer: stamp.writer!, seq: stamp.seq! };
+}
+
+function writeName(stamp: Stamp): string {
+  return `${stamp.writer}:${stamp.seq}`;
 }
 
 export class FakeReplica {
@@ -40,6 +61,10 @@ export class FakeReplica {
   storeUnavailable = false;
   /** Its lists are at their length limit: appends are refused for good. */
   listsFull = false;
+  /** As a write's coordinator, its process dies once it has forwarded this many calls: the client's call fails, of unknown outcome. */
+  diesAfterForwards: number | undefined;
+  /** As a write's coordinator, it finishes the write but the client never gets the answer (it times out). */
+  losesWriteReplies = false;
   /** A not-ready replica refuses reads that must see every acknowledged write. */
   ready = true;
   /** The newest view epoch it knows; calls with an older nonzero epoch are refused. */
@@ -47,8 +72,16 @@ export class FakeReplica {
   clock = 0n;
   readonly strings = new Map<string, string>();
   readonly lists = new Map<string, string[]>();
+  /** The stamp each string key's value came with (a value set by a test directly has none: any stamp beats it). */
+  readonly #stringStamps = new Map<string, Stamp>();
+  /** Entries applied here, `kind key stamp`: applying one again changes nothing. */
+  readonly #applied = new Set<string>();
   /** `key\0value` -> clock of a remove of that value this replica applied (appends below it are superseded). */
   readonly #removes = new Map<string, bigint>();
+  /** The largest stamp applied here per write (writer:seq), as a backend records it for claims. */
+  readonly records = new Map<string, Stamp>();
+  /** Claimed writes: the claim, and the stamp it settled on. */
+  readonly #fences = new Map<string, { claim: string; settled?: Stamp }>();
 
   constructor(readonly address: string) {}
 
@@ -81,8 +114,21 @@ export class FakeReplica {
       this.clock = ticked > atLeast ? ticked : atLeast;
       return { result: "clock", clock: { clock: this.clock.toString() } };
     }
-    if (operation.set)
-      return this.#write(operation.set, () => this.strings.set(operation.set!.key!, operation.set!.value!));
+    if (operation.claim) {
+      const write = `${operation.claim.writer}:${operation.claim.seq}`;
+      this.#fences.set(write, { claim: operation.claim.claim! });
+      const held = this.records.get(write);
+      return { result: "claim", claim: { stamp: held ? { ...held, clock: held.clock.toString() } : null } };
+    }
+    if (operation.set) {
+      const set = operation.set;
+      return this.#write("set", set, (stamp) => {
+        const current = this.#stringStamps.get(set.key!);
+        if (current && compareStamps(current, stamp) >= 0) return;
+        this.#stringStamps.set(set.key!, stamp);
+        this.strings.set(set.key!, set.value!);
+      });
+    }
     if (operation.listAppend) return this.#append(operation.listAppend);
     throw new Error(`the fake replica does not model ${Object.keys(operation).join(", ")}`);
   }
@@ -103,17 +149,32 @@ export class FakeReplica {
     if (removedAt !== undefined && fromWire(request.stamp?.clock) < removedAt) {
       return this.#reply(true);
     }
-    return this.#write(request, () => {
+    return this.#write("append", request, () => {
       this.lists.set(request.key!, [...(this.lists.get(request.key!) ?? []), request.value!]);
     });
   }
 
-  #write(request: SetRequest, store: () => void): OperationResult__Output {
-    this.#checkCaughtUp(fromWire(request.stamp?.clock));
-    store();
+  /** Applies a stamped entry once (as backend-node.ts: fenced by claims, recorded for them). */
+  #write(kind: string, request: SetRequest, store: (stamp: Stamp) => void): OperationResult__Output {
+    const stamp = stampOf(request);
+    this.#checkCaughtUp(stamp.clock);
+    const write = writeName(stamp);
+    const fence = this.#fences.get(write);
+    if (fence && request.claim !== fence.claim && compareStamps(stamp, fence.settled ?? stamp) !== 0) {
+      throw new SupersededAttemptError(`write ${write} was claimed by ${fence.claim}`);
+    }
+    if (fence && request.claim === fence.claim) fence.settled = stamp;
+    if (fence && !fence.settled)
+      throw new SupersededAttemptError(`write ${write} was claimed by ${fence.claim}`);
+    const applied = `${kind} ${request.key} ${stamp.clock} ${write}`;
+    if (!this.#applied.has(applied)) {
+      this.#applied.add(applied);
+      store(stamp);
+    }
+    const held = this.records.get(write);
+    if (!held || compareStamps(stamp, held) > 0) this.records.set(write, stamp);
     // A backend's clock is always past every stamp it stores.
-    const stamped = fromWire(request.stamp?.clock) + 1n;
-    if (stamped > this.clock) this.clock = stamped;
+    if (stamp.clock + 1n > this.clock) this.clock = stamp.clock + 1n;
     return this.#reply(false);
   }
 
@@ -126,6 +187,7 @@ export class FakeReplica {
         ready: this.ready,
         superseded,
         clock: this.clock.toString(),
+        restamps: 0,
       },
     };
   }
@@ -133,20 +195,24 @@ export class FakeReplica {
 
 export interface RecordedCall {
   address: string;
-  /** The operation's name: get, set, clock, ... */
+  /** The operation's name: get, set, clock, write, claim, ... */
   operation: string;
   epoch: bigint;
   /** Virtual time the call was made. */
   at: number;
+  /** Who called: "client", or the address of the coordinator that forwarded it (a call to itself included). */
+  from: string;
 }
 
-export class FakeTransport implements ReplicaTransport {
+/** The replicas, and every call made to them by the client and by coordinators. */
+export class FakeNetwork {
   readonly #replicas = new Map<string, FakeReplica>();
   readonly calls: RecordedCall[] = [];
+  #claims = 0;
 
   constructor(
     addresses: readonly string[],
-    private readonly time: VirtualTime,
+    readonly time: VirtualTime,
   ) {
     for (const address of addresses) this.#replicas.set(address, new FakeReplica(address));
   }
@@ -157,32 +223,109 @@ export class FakeTransport implements ReplicaTransport {
     return replica;
   }
 
+  record(address: string, operation: Operation, from: string): void {
+    const name = Object.keys(operation)[0]!;
+    const request = Object.values(operation)[0] as {
+      target?: { epoch?: string };
+      entry?: { target?: { epoch?: string } };
+    };
+    const epoch = wireToBigint((request.target ?? request.entry?.target)?.epoch);
+    this.calls.push({ address, operation: name, epoch, at: this.time.now(), from });
+  }
+
+  /** The coordinator's work for a `write` sent to `address` (backend write-coordination.ts on fakes). */
+  coordinate(address: string, operation: Operation): Promise<OperationResult__Output> {
+    const replica = this.replica(address);
+    const dead = () => new UnavailableError(`backend ${address} unavailable: the stream was dropped`);
+    let die: (error: Error) => void = () => undefined;
+    const death = new Promise<never>((_, reject) => {
+      die = reject;
+    });
+    const local = async (op: Operation) => {
+      if (replica.gone) throw dead();
+      this.record(address, op, address);
+      if (replica.storeUnavailable) throw new StoreUnavailableError("redis is reconnecting");
+      return replica.run(op);
+    };
+    const links = new FakeTransport(this, PEER_CALL_TIMEOUT_MS, address);
+    let forwards = 0;
+    const peers: ReplicaTransport = {
+      execute: async (to, op) => {
+        if (replica.gone) throw dead();
+        const result = await links.execute(to, op);
+        if (++forwards === replica.diesAfterForwards) {
+          replica.gone = true;
+          die(dead());
+        }
+        return result;
+      },
+      refusesConnections: (to) => links.refusesConnections(to),
+    };
+    // Through the Pipe codec, as a backend receives it: every field present.
+    const [received] = decodeBatchRequest(encodeBatchRequest({ operations: [operation] })).operations;
+    const write = parseWriteRequest(received!.write!, this.time.now());
+    const coordinated = coordinateWrite(
+      { local, peers, time: this.time, newClaimId: () => `claim-${++this.#claims}` },
+      write,
+    ).then((reply): Promise<OperationResult__Output> | OperationResult__Output =>
+      // An answer lost on the way: the caller times out.
+      replica.losesWriteReplies ? new Promise<never>(() => undefined) : { result: "write", write: reply },
+    );
+    return Promise.race([coordinated, death]);
+  }
+}
+
+/** One caller's view of the network: its calls time out after `callTimeoutMs`. */
+export class FakeTransport implements ReplicaTransport {
+  constructor(
+    readonly network: FakeNetwork,
+    private readonly callTimeoutMs = BACKEND_CALL_TIMEOUT_MS,
+    private readonly from = "client",
+  ) {}
+
+  get calls(): RecordedCall[] {
+    return this.network.calls;
+  }
+
+  replica(address: string): FakeReplica {
+    return this.network.replica(address);
+  }
+
   /** The calls made to one replica, by operation name. */
   callsTo(address: string, operation?: string): RecordedCall[] {
     return this.calls.filter((c) => c.address === address && (!operation || c.operation === operation));
   }
 
   async execute(address: string, operation: Operation): Promise<OperationResult__Output> {
-    const replica = this.replica(address);
-    const name = Object.keys(operation)[0]!;
-    const target = (Object.values(operation)[0] as { target?: { epoch?: string } }).target;
-    this.calls.push({ address, operation: name, epoch: wireToBigint(target?.epoch), at: this.time.now() });
-    if (replica.gone || this.time.now() < replica.repeatsOldRefusalUntil) {
+    const { network } = this;
+    const replica = network.replica(address);
+    network.record(address, operation, this.from);
+    const { time } = network;
+    if (replica.gone || time.now() < replica.repeatsOldRefusalUntil) {
       throw new ConnectionRefusedError(
         `backend ${address} unavailable: No connection established. Last error: connect ECONNREFUSED ${address}`,
       );
     }
-    if (replica.storeUnavailable) throw new StoreUnavailableError("redis is reconnecting");
-    const wait = replica.pausedUntil - this.time.now();
-    if (wait >= BACKEND_CALL_TIMEOUT_MS) {
-      await this.time.sleep(BACKEND_CALL_TIMEOUT_MS);
-      throw new TimeoutError(`backend ${address} did not answer within ${BACKEND_CALL_TIMEOUT_MS} ms`);
+    if (replica.storeUnavailable && !operation.write)
+      throw new StoreUnavailableError("redis is reconnecting");
+    const wait = replica.pausedUntil - time.now();
+    if (wait >= this.callTimeoutMs) {
+      await time.sleep(this.callTimeoutMs);
+      throw new TimeoutError(`backend ${address} did not answer within ${this.callTimeoutMs} ms`);
     }
-    if (wait > 0) await this.time.sleep(wait);
-    return replica.run(operation);
+    if (wait > 0) await time.sleep(wait);
+    if (!operation.write) return replica.run(operation);
+    // The coordinator keeps working past the caller's deadline, as a backend does.
+    const timer = time.timer(this.callTimeoutMs - Math.max(wait, 0));
+    const timedOut = timer.done.then(() => {
+      throw new TimeoutError(`backend ${address} did not answer within ${this.callTimeoutMs} ms`);
+    });
+    const coordinated = network.coordinate(address, operation);
+    coordinated.then(timer.cancel, timer.cancel);
+    return Promise.race([coordinated, timedOut]);
   }
 
   async refusesConnections(address: string): Promise<boolean> {
-    return this.replica(address).gone;
+    return this.network.replica(address).gone;
   }
 }

@@ -18,10 +18,24 @@ export class VirtualTime implements WallTime {
   }
 
   sleep(ms: number): Promise<void> {
-    return new Promise((wake) => {
-      this.#sleepers.push({ at: this.#now + ms, wake });
+    return this.timer(ms).done;
+  }
+
+  /** A sleep that can be called off: time then no longer jumps to it. */
+  timer(ms: number): { done: Promise<void>; cancel(): void } {
+    let sleeper: Sleeper | undefined;
+    const done = new Promise<void>((wake) => {
+      sleeper = { at: this.#now + ms, wake };
+      this.#sleepers.push(sleeper);
       this.#scheduleJump();
     });
+    return {
+      done,
+      cancel: () => {
+        const at = this.#sleepers.indexOf(sleeper!);
+        if (at >= 0) this.#sleepers.splice(at, 1);
+      },
+    };
   }
 
   /** setImmediate runs once the microtask queue is empty: every awaiting chain has gone as far as it can. */

@@ -5,6 +5,8 @@ import type { ApplyReply as _binring_v1_ApplyReply, ApplyReply__Output as _binri
 import type { ApplyRequest as _binring_v1_ApplyRequest, ApplyRequest__Output as _binring_v1_ApplyRequest__Output } from './binring/v1/ApplyRequest.js';
 import type { BatchReply as _binring_v1_BatchReply, BatchReply__Output as _binring_v1_BatchReply__Output } from './binring/v1/BatchReply.js';
 import type { BatchRequest as _binring_v1_BatchRequest, BatchRequest__Output as _binring_v1_BatchRequest__Output } from './binring/v1/BatchRequest.js';
+import type { ClaimReply as _binring_v1_ClaimReply, ClaimReply__Output as _binring_v1_ClaimReply__Output } from './binring/v1/ClaimReply.js';
+import type { ClaimRequest as _binring_v1_ClaimRequest, ClaimRequest__Output as _binring_v1_ClaimRequest__Output } from './binring/v1/ClaimRequest.js';
 import type { ClockReply as _binring_v1_ClockReply, ClockReply__Output as _binring_v1_ClockReply__Output } from './binring/v1/ClockReply.js';
 import type { ClockRequest as _binring_v1_ClockRequest, ClockRequest__Output as _binring_v1_ClockRequest__Output } from './binring/v1/ClockRequest.js';
 import type { DropReply as _binring_v1_DropReply, DropReply__Output as _binring_v1_DropReply__Output } from './binring/v1/DropReply.js';
@@ -32,6 +34,7 @@ import type { StorageClient as _binring_v1_StorageClient, StorageDefinition as _
 import type { StorageControlClient as _binring_v1_StorageControlClient, StorageControlDefinition as _binring_v1_StorageControlDefinition } from './binring/v1/StorageControl.js';
 import type { Target as _binring_v1_Target, Target__Output as _binring_v1_Target__Output } from './binring/v1/Target.js';
 import type { WriteReply as _binring_v1_WriteReply, WriteReply__Output as _binring_v1_WriteReply__Output } from './binring/v1/WriteReply.js';
+import type { WriteRequest as _binring_v1_WriteRequest, WriteRequest__Output as _binring_v1_WriteRequest__Output } from './binring/v1/WriteRequest.js';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -44,6 +47,8 @@ export interface ProtoGrpcType {
       ApplyRequest: MessageTypeDefinition<_binring_v1_ApplyRequest, _binring_v1_ApplyRequest__Output>
       BatchReply: MessageTypeDefinition<_binring_v1_BatchReply, _binring_v1_BatchReply__Output>
       BatchRequest: MessageTypeDefinition<_binring_v1_BatchRequest, _binring_v1_BatchRequest__Output>
+      ClaimReply: MessageTypeDefinition<_binring_v1_ClaimReply, _binring_v1_ClaimReply__Output>
+      ClaimRequest: MessageTypeDefinition<_binring_v1_ClaimRequest, _binring_v1_ClaimRequest__Output>
       ClockReply: MessageTypeDefinition<_binring_v1_ClockReply, _binring_v1_ClockReply__Output>
       ClockRequest: MessageTypeDefinition<_binring_v1_ClockRequest, _binring_v1_ClockRequest__Output>
       DropReply: MessageTypeDefinition<_binring_v1_DropReply, _binring_v1_DropReply__Output>
@@ -74,7 +79,8 @@ export interface ProtoGrpcType {
        * Storage is served by every backend: the data calls. Get .. Clock are the
        * public single-backend contract; Batch carries many of them in one call, and
        * Pipe streams such batches (what the SDK uses). With TLS, callers holding a
-       * client, admin or keeper certificate may use it.
+       * client, admin, keeper or backend certificate may use it (a backend
+       * coordinating a write forwards it to the other replicas here).
        */
       Storage: SubtypeConstructor<typeof grpc.Client, _binring_v1_StorageClient> & { service: _binring_v1_StorageDefinition }
       /**
@@ -86,6 +92,7 @@ export interface ProtoGrpcType {
       StorageControl: SubtypeConstructor<typeof grpc.Client, _binring_v1_StorageControlClient> & { service: _binring_v1_StorageControlDefinition }
       Target: MessageTypeDefinition<_binring_v1_Target, _binring_v1_Target__Output>
       WriteReply: MessageTypeDefinition<_binring_v1_WriteReply, _binring_v1_WriteReply__Output>
+      WriteRequest: MessageTypeDefinition<_binring_v1_WriteRequest, _binring_v1_WriteRequest__Output>
     }
   }
 }

@@ -54,6 +54,21 @@ export const ErrorReason = {
    * the call did not complete in time
    */
   ERROR_REASON_TIMEOUT: 'ERROR_REASON_TIMEOUT',
+  /**
+   * a connection to the backend was refused (reported by a coordinator about
+   * a replica; the caller confirms it with a connection of its own)
+   */
+  ERROR_REASON_CONNECTION_REFUSED: 'ERROR_REASON_CONNECTION_REFUSED',
+  /**
+   * an entry of a write attempt that a newer attempt of the same write
+   * claimed: this attempt is over, the newer one carries the write
+   */
+  ERROR_REASON_SUPERSEDED_ATTEMPT: 'ERROR_REASON_SUPERSEDED_ATTEMPT',
+  /**
+   * some replicas took the write, then one refused it for good: it may or may
+   * not take effect
+   */
+  ERROR_REASON_OUTCOME_UNKNOWN: 'ERROR_REASON_OUTCOME_UNKNOWN',
 } as const;
 
 /**
@@ -122,6 +137,24 @@ export type ErrorReason =
    */
   | 'ERROR_REASON_TIMEOUT'
   | 11
+  /**
+   * a connection to the backend was refused (reported by a coordinator about
+   * a replica; the caller confirms it with a connection of its own)
+   */
+  | 'ERROR_REASON_CONNECTION_REFUSED'
+  | 12
+  /**
+   * an entry of a write attempt that a newer attempt of the same write
+   * claimed: this attempt is over, the newer one carries the write
+   */
+  | 'ERROR_REASON_SUPERSEDED_ATTEMPT'
+  | 13
+  /**
+   * some replicas took the write, then one refused it for good: it may or may
+   * not take effect
+   */
+  | 'ERROR_REASON_OUTCOME_UNKNOWN'
+  | 14
 
 /**
  * Why a call failed, beside its status code: it tells apart the errors that

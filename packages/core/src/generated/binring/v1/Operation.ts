@@ -5,6 +5,8 @@ import type { SetRequest as _binring_v1_SetRequest, SetRequest__Output as _binri
 import type { PatternRequest as _binring_v1_PatternRequest, PatternRequest__Output as _binring_v1_PatternRequest__Output } from '../../binring/v1/PatternRequest.js';
 import type { ListGetRequest as _binring_v1_ListGetRequest, ListGetRequest__Output as _binring_v1_ListGetRequest__Output } from '../../binring/v1/ListGetRequest.js';
 import type { ClockRequest as _binring_v1_ClockRequest, ClockRequest__Output as _binring_v1_ClockRequest__Output } from '../../binring/v1/ClockRequest.js';
+import type { WriteRequest as _binring_v1_WriteRequest, WriteRequest__Output as _binring_v1_WriteRequest__Output } from '../../binring/v1/WriteRequest.js';
+import type { ClaimRequest as _binring_v1_ClaimRequest, ClaimRequest__Output as _binring_v1_ClaimRequest__Output } from '../../binring/v1/ClaimRequest.js';
 
 export interface Operation {
   'get'?: (_binring_v1_GetRequest | null);
@@ -15,7 +17,9 @@ export interface Operation {
   'listRemove'?: (_binring_v1_SetRequest | null);
   'listKeys'?: (_binring_v1_PatternRequest | null);
   'clock'?: (_binring_v1_ClockRequest | null);
-  'op'?: "get"|"set"|"keys"|"listGet"|"listAppend"|"listRemove"|"listKeys"|"clock";
+  'write'?: (_binring_v1_WriteRequest | null);
+  'claim'?: (_binring_v1_ClaimRequest | null);
+  'op'?: "get"|"set"|"keys"|"listGet"|"listAppend"|"listRemove"|"listKeys"|"clock"|"write"|"claim";
 }
 
 export interface Operation__Output {
@@ -27,5 +31,7 @@ export interface Operation__Output {
   'listRemove'?: (_binring_v1_SetRequest__Output | null);
   'listKeys'?: (_binring_v1_PatternRequest__Output | null);
   'clock'?: (_binring_v1_ClockRequest__Output | null);
-  'op'?: "get"|"set"|"keys"|"listGet"|"listAppend"|"listRemove"|"listKeys"|"clock";
+  'write'?: (_binring_v1_WriteRequest__Output | null);
+  'claim'?: (_binring_v1_ClaimRequest__Output | null);
+  'op'?: "get"|"set"|"keys"|"listGet"|"listAppend"|"listRemove"|"listKeys"|"clock"|"write"|"claim";
 }

@@ -6,6 +6,7 @@ import type { WriteReply as _binring_v1_WriteReply, WriteReply__Output as _binri
 import type { KeysReply as _binring_v1_KeysReply, KeysReply__Output as _binring_v1_KeysReply__Output } from '../../binring/v1/KeysReply.js';
 import type { ListGetReply as _binring_v1_ListGetReply, ListGetReply__Output as _binring_v1_ListGetReply__Output } from '../../binring/v1/ListGetReply.js';
 import type { ClockReply as _binring_v1_ClockReply, ClockReply__Output as _binring_v1_ClockReply__Output } from '../../binring/v1/ClockReply.js';
+import type { ClaimReply as _binring_v1_ClaimReply, ClaimReply__Output as _binring_v1_ClaimReply__Output } from '../../binring/v1/ClaimReply.js';
 
 export interface OperationResult {
   'error'?: (_binring_v1_OperationError | null);
@@ -14,7 +15,8 @@ export interface OperationResult {
   'keys'?: (_binring_v1_KeysReply | null);
   'listGet'?: (_binring_v1_ListGetReply | null);
   'clock'?: (_binring_v1_ClockReply | null);
-  'result'?: "error"|"get"|"write"|"keys"|"listGet"|"clock";
+  'claim'?: (_binring_v1_ClaimReply | null);
+  'result'?: "error"|"get"|"write"|"keys"|"listGet"|"clock"|"claim";
 }
 
 export interface OperationResult__Output {
@@ -24,5 +26,6 @@ export interface OperationResult__Output {
   'keys'?: (_binring_v1_KeysReply__Output | null);
   'listGet'?: (_binring_v1_ListGetReply__Output | null);
   'clock'?: (_binring_v1_ClockReply__Output | null);
-  'result'?: "error"|"get"|"write"|"keys"|"listGet"|"clock";
+  'claim'?: (_binring_v1_ClaimReply__Output | null);
+  'result'?: "error"|"get"|"write"|"keys"|"listGet"|"clock"|"claim";
 }

@@ -16,6 +16,11 @@ export interface SetRequest {
   'atLeast'?: (number | string | Long);
   'writer'?: (string);
   'seq'?: (number);
+  /**
+   * A stamped entry forwarded under a claim (ClaimRequest): a backend that
+   * fenced this write takes its entries only under the claim that fenced it.
+   */
+  'claim'?: (string);
 }
 
 /**
@@ -30,4 +35,9 @@ export interface SetRequest__Output {
   'atLeast': (string);
   'writer': (string);
   'seq': (number);
+  /**
+   * A stamped entry forwarded under a claim (ClaimRequest): a backend that
+   * fenced this write takes its entries only under the claim that fenced it.
+   */
+  'claim': (string);
 }

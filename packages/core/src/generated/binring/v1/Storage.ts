@@ -19,7 +19,8 @@ import type { WriteReply as _binring_v1_WriteReply, WriteReply__Output as _binri
  * Storage is served by every backend: the data calls. Get .. Clock are the
  * public single-backend contract; Batch carries many of them in one call, and
  * Pipe streams such batches (what the SDK uses). With TLS, callers holding a
- * client, admin or keeper certificate may use it.
+ * client, admin, keeper or backend certificate may use it (a backend
+ * coordinating a write forwards it to the other replicas here).
  */
 export interface StorageClient extends grpc.Client {
   /**
@@ -106,6 +107,9 @@ export interface StorageClient extends grpc.Client {
    * The SDK's data path: one long-lived stream per backend carrying batches,
    * each answered by its id as soon as it is done (possibly out of order). A
    * stream message costs far less than a unary call (shared/PERFORMANCE.md).
+   * A replicated write travels here as one `write` operation to the backend
+   * that coordinates it, which forwards it to the other replicas on its own
+   * Pipe streams to them.
    */
   Pipe(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_binring_v1_BatchRequest, _binring_v1_BatchReply__Output>;
   Pipe(options?: grpc.CallOptions): grpc.ClientDuplexStream<_binring_v1_BatchRequest, _binring_v1_BatchReply__Output>;
@@ -113,6 +117,9 @@ export interface StorageClient extends grpc.Client {
    * The SDK's data path: one long-lived stream per backend carrying batches,
    * each answered by its id as soon as it is done (possibly out of order). A
    * stream message costs far less than a unary call (shared/PERFORMANCE.md).
+   * A replicated write travels here as one `write` operation to the backend
+   * that coordinates it, which forwards it to the other replicas on its own
+   * Pipe streams to them.
    */
   pipe(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_binring_v1_BatchRequest, _binring_v1_BatchReply__Output>;
   pipe(options?: grpc.CallOptions): grpc.ClientDuplexStream<_binring_v1_BatchRequest, _binring_v1_BatchReply__Output>;
@@ -132,7 +139,8 @@ export interface StorageClient extends grpc.Client {
  * Storage is served by every backend: the data calls. Get .. Clock are the
  * public single-backend contract; Batch carries many of them in one call, and
  * Pipe streams such batches (what the SDK uses). With TLS, callers holding a
- * client, admin or keeper certificate may use it.
+ * client, admin, keeper or backend certificate may use it (a backend
+ * coordinating a write forwards it to the other replicas here).
  */
 export interface StorageHandlers extends grpc.UntypedServiceImplementation {
   /**
@@ -159,6 +167,9 @@ export interface StorageHandlers extends grpc.UntypedServiceImplementation {
    * The SDK's data path: one long-lived stream per backend carrying batches,
    * each answered by its id as soon as it is done (possibly out of order). A
    * stream message costs far less than a unary call (shared/PERFORMANCE.md).
+   * A replicated write travels here as one `write` operation to the backend
+   * that coordinates it, which forwards it to the other replicas on its own
+   * Pipe streams to them.
    */
   Pipe: grpc.handleBidiStreamingCall<_binring_v1_BatchRequest__Output, _binring_v1_BatchReply>;
   

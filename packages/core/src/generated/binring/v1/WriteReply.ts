@@ -27,6 +27,11 @@ export interface WriteReply {
    * The backend's clock after the write: above every stamp it stores.
    */
   'clock'?: (number | string | Long);
+  /**
+   * WriteRequest: how often the coordinator stamped the write again because
+   * a remove had overtaken the append (see `superseded`).
+   */
+  'restamps'?: (number);
 }
 
 export interface WriteReply__Output {
@@ -53,4 +58,9 @@ export interface WriteReply__Output {
    * The backend's clock after the write: above every stamp it stores.
    */
   'clock': (string);
+  /**
+   * WriteRequest: how often the coordinator stamped the write again because
+   * a remove had overtaken the append (see `superseded`).
+   */
+  'restamps': (number);
 }

@@ -1,0 +1,67 @@
+// The calls a BackendNode takes and what they answer, apart from how it
+// answers them (backend-node.ts), so the gRPC service and in-process callers
+// share one vocabulary.
+import type { EntryKind, Stamp } from "@binring/core";
+import type { StoreStats } from "./store-engine.js";
+
+/** Who is calling and under which cluster view. */
+export interface CallTarget {
+  bin: string;
+  /** The caller's view epoch; 0n means no view (no fencing). */
+  epoch: bigint;
+  /** Reads only: refuse unless this backend holds every acknowledged entry. */
+  requireReady: boolean;
+}
+
+export interface WriteRequest {
+  kind: EntryKind;
+  key: string;
+  value: string;
+  /** Apply this stamp as is (a replica copy); without it the backend stamps the entry. */
+  stamp?: Stamp;
+  /** When stamping: the clock is raised to this first. */
+  atLeast?: bigint;
+  /** When stamping: the writer's id and sequence number (else the backend's own). */
+  writer?: string;
+  seq?: number;
+  /** With a stamp: the claim it is forwarded under (write-fences.ts). */
+  claim?: string;
+}
+
+export interface WriteResult {
+  stamp: Stamp;
+  removed: number;
+  /** An append that a later remove of its value got to first: it never shows (see ApplyOutcome). */
+  superseded: boolean;
+  /** A remove whose count was decided here by its writer while ready (see ApplyOutcome). */
+  countDecided: boolean;
+}
+
+export interface EmptyResult {
+  /** Bins deleted. */
+  bins: number;
+  /** The incarnation after the empty: the one a fill may make ready. */
+  incarnation: string;
+}
+
+export interface HeartbeatCommand {
+  epoch: bigint;
+  clockFloor: bigint;
+  /** true grants readiness, false revokes it, undefined leaves it. */
+  ready?: boolean;
+  /** How long a grant lasts; 0 means until revoked. */
+  leaseMs: number;
+  /** A grant applies only to this incarnation; undefined: any. */
+  incarnation?: string;
+  /** The grant follows a fill: it clears needsFill (a plain renewal does not). */
+  filled?: boolean;
+}
+
+export interface BackendState extends StoreStats {
+  incarnation: string;
+  ready: boolean;
+  needsFill: boolean;
+  epoch: bigint;
+  clock: bigint;
+  storeOk: boolean;
+}

@@ -1,0 +1,33 @@
+// A backend's side of the replicated write path: a client's WriteRequest,
+// checked and run by the coordinator (@binring/client write-coordinator.ts)
+// on this backend's own calls and on links to the other replicas.
+import { randomBytes } from "node:crypto";
+import { type CoordinatorHost, coordinateWrite, parseWriteRequest, systemTime } from "@binring/client";
+import type {
+  Operation,
+  OperationResult__Output,
+  WriteReply__Output,
+  WriteRequest__Output,
+} from "@binring/core";
+import type { PeerLinks } from "./peer-links.js";
+
+export class WriteCoordination {
+  readonly #host: CoordinatorHost;
+
+  constructor(
+    links: PeerLinks,
+    /** Runs one operation on this backend; rejects with its error. */
+    local: (operation: Operation) => Promise<OperationResult__Output>,
+  ) {
+    this.#host = {
+      local,
+      peers: links,
+      time: systemTime,
+      newClaimId: () => randomBytes(8).toString("hex"),
+    };
+  }
+
+  write(request: WriteRequest__Output): Promise<WriteReply__Output> {
+    return coordinateWrite(this.#host, parseWriteRequest(request, this.#host.time.now()));
+  }
+}

@@ -1,0 +1,82 @@
+// Fences of claimed writes (storage.proto ClaimRequest, HAZARDS.md 20). When a
+// client retries a write whose earlier attempt it lost track of, the new
+// coordinator claims the write on every replica before it picks the stamp. From
+// the claim on, this backend takes the write's entries only under that claim,
+// or with the stamp the claim settled on, so an entry of the lost attempt still
+// in flight (a coordinator that was given up on, a forward queued on a socket)
+// cannot land a second stamp for one write here after the claim looked.
+//
+// A write is named by its stamp's writer and seq, which stay the same across
+// its attempts and restamps. Fences live in memory: a restart ends every
+// connection that could still deliver a lost attempt's entries.
+import { encodeStamp, type Stamp } from "@binring/core";
+
+/** How long a fence holds: past any write's deadline (at most 60 s), with room for entries queued on sockets. */
+export const FENCE_TTL_MS = 120_000;
+
+interface Fence {
+  claim: string;
+  /** The largest stamp an entry under the claim brought (encoded): copies of it may land too. */
+  settled: string | undefined;
+  /** ms (the node's clock) */
+  expiresAt: number;
+}
+
+export class WriteFences {
+  /** By writer and seq, in the order they were made (so expired ones are at the front). */
+  readonly #fences = new Map<string, Fence>();
+
+  constructor(private readonly now: () => number) {}
+
+  /** Fences the write (writer, seq) for `claim`, replacing an older claim's fence. */
+  claim(writer: string, seq: number, claim: string): void {
+    this.#forgetExpired();
+    const key = fenceKey(writer, seq);
+    this.#fences.delete(key);
+    this.#fences.set(key, { claim, settled: undefined, expiresAt: this.now() + FENCE_TTL_MS });
+  }
+
+  /**
+   * Whether an entry a coordinator sends may be applied: no fence holds its
+   * write, or it comes under the fence's claim (then its stamp is the one the
+   * claim settled on), or it has that settled stamp.
+   */
+  admits(stamp: Stamp, claim: string | undefined): boolean {
+    const fence = this.#live(stamp);
+    if (!fence) return true;
+    const encoded = encodeStamp(stamp);
+    if (claim === fence.claim) {
+      if (fence.settled === undefined || encoded > fence.settled) fence.settled = encoded;
+      return true;
+    }
+    return encoded === fence.settled;
+  }
+
+  /** Whether a copy (repair, fill) of an entry may land: no fence holds its write, or it has the settled stamp. */
+  admitsCopy(stamp: Stamp): boolean {
+    const fence = this.#live(stamp);
+    return !fence || encodeStamp(stamp) === fence.settled;
+  }
+
+  get size(): number {
+    return this.#fences.size;
+  }
+
+  #live(stamp: Stamp): Fence | undefined {
+    if (this.#fences.size === 0) return undefined;
+    const fence = this.#fences.get(fenceKey(stamp.writer, stamp.seq));
+    return fence && fence.expiresAt > this.now() ? fence : undefined;
+  }
+
+  #forgetExpired(): void {
+    const now = this.now();
+    for (const [key, fence] of this.#fences) {
+      if (fence.expiresAt > now) break;
+      this.#fences.delete(key);
+    }
+  }
+}
+
+function fenceKey(writer: string, seq: number): string {
+  return `${writer}:${seq}`;
+}

@@ -1,0 +1,365 @@
+// The coordinator of one replicated write. A client sends the write once, to
+// the first of the bin's replicas that serves reads; that backend runs this:
+// it stamps the entry with its own clock, applies it to every replica the
+// client listed, last backup first and itself in its place, and answers once
+// all of them have it (docs/ARCHITECTURE.md, "Write path"). It lives beside
+// the client's half of the protocol (write-path.ts) because the two are one
+// protocol, tested together on fake replicas; the backend wires it to its
+// store and to Pipe streams to the other replicas.
+//
+// Whatever a reader can see on a replica is therefore already on every
+// replica after it in placement order (HAZARDS.md 1), and the stamp is above
+// every acknowledged entry of the bin: the coordinator serves reads, so it
+// holds them all, and its clock is past their stamps (HAZARDS.md 2).
+//
+// The coordinator keeps nothing about the write once it answers. When an
+// attempt fails part way, its error carries the replica that failed and the
+// stamp the write had (WriteProgress): the client, which holds the cluster
+// view, decides what that replica's failure means and sends the next attempt
+// with that stamp. When an attempt's outcome is unknown to the client (its
+// coordinator died, or did not answer), the next coordinator first claims the
+// write on every replica (HAZARDS.md 20): it keeps any stamp one of them
+// holds, and fences the write so the lost attempt's entries land nowhere.
+import {
+  BinringError,
+  ClockBehindError,
+  checkStamp,
+  checkWriterId,
+  compareStamps,
+  errorDetails,
+  errorFromStatus,
+  InvalidArgumentError,
+  MAX_CLOCK_JUMP,
+  type Operation,
+  type OperationResult__Output,
+  OutcomeUnknownError,
+  type Stamp,
+  StatusCode,
+  stampFromWire,
+  stampToWire,
+  type Target,
+  TimeoutError,
+  type WriteReply__Output,
+  type WriteRequest__Output,
+  wireToBigint,
+} from "@binring/core";
+import { classifyFailure } from "./failure-kind.js";
+import { mustRestamp, reportedReply } from "./remove-count.js";
+import type { ReplicaTransport } from "./replica-transport.js";
+import type { WallTime } from "./wall-time.js";
+
+export type WriteKind = "set" | "listAppend" | "listRemove";
+
+/** Most replicas one write may list: three copies, and room for a bin that moves (a ring that changes). */
+export const MAX_WRITE_REPLICAS = 8;
+
+/** One write as the coordinator takes it (storage.proto WriteRequest, checked). */
+export interface CoordinatedWrite {
+  kind: WriteKind;
+  bin: string;
+  key: string;
+  value: string;
+  /** The caller's view epoch: every replica fences the write by it. */
+  epoch: bigint;
+  /** The coordinator must be ready (false only for a cluster without keepers, read-path.ts). */
+  requireReady: boolean;
+  writer: string;
+  seq: number;
+  /** The stamp's clock is at least this (the largest clock the writer has seen). */
+  atLeast: bigint;
+  /** The bin's replicas as the caller sees them, primary first, and this backend's place among them. */
+  replicas: readonly string[];
+  coordinator: number;
+  /** From an earlier attempt: keep this stamp (and the claim it was settled under). */
+  stamp?: Stamp;
+  claim?: string;
+  /** An earlier attempt's outcome is unknown to the caller: claim the write everywhere first. */
+  retry: boolean;
+  /** When (host.time) the coordinator must give up and answer. */
+  deadline: number;
+}
+
+const KINDS: Readonly<Record<string, WriteKind>> = {
+  ENTRY_KIND_SET: "set",
+  ENTRY_KIND_APPEND: "listAppend",
+  ENTRY_KIND_REMOVE: "listRemove",
+};
+
+/** The coordinator's time to answer when the client names none, and the most it may name. */
+export const DEFAULT_WRITE_TIMEOUT_MS = 2000;
+export const MAX_WRITE_TIMEOUT_MS = 60_000;
+
+/** A WriteRequest as the coordinator takes it, its deadline counted from `now`; throws InvalidArgumentError naming the bad field. */
+export function parseWriteRequest(request: WriteRequest__Output, now: number): CoordinatedWrite {
+  const kind = KINDS[request.kind];
+  if (!kind)
+    throw new InvalidArgumentError(
+      `write.kind must be ENTRY_KIND_SET, ENTRY_KIND_APPEND or ENTRY_KIND_REMOVE, got ${request.kind}`,
+    );
+  const entry = request.entry;
+  if (!entry) throw new InvalidArgumentError("write.entry is missing: it carries the bin, key and value");
+  const writer = checkWriterId("write.entry.writer", entry.writer);
+  const stamp = entry.stamp ? checkStamp("write.entry.stamp", stampFromWire(entry.stamp)) : undefined;
+  if (stamp && (stamp.writer !== writer || stamp.seq !== entry.seq))
+    throw new InvalidArgumentError(
+      `write.entry.stamp names write ${stamp.writer}:${stamp.seq}, not this one (${writer}:${entry.seq})`,
+    );
+  if (entry.claim.length > 64)
+    throw new InvalidArgumentError(
+      `write.entry.claim must be at most 64 characters, got ${entry.claim.length}`,
+    );
+  if (request.timeoutMs > MAX_WRITE_TIMEOUT_MS)
+    throw new InvalidArgumentError(
+      `write.timeout_ms must be at most ${MAX_WRITE_TIMEOUT_MS}, got ${request.timeoutMs}`,
+    );
+  return {
+    kind,
+    bin: entry.target?.bin ?? "",
+    key: entry.key,
+    value: entry.value,
+    epoch: wireToBigint(entry.target?.epoch),
+    requireReady: entry.target?.requireReady ?? false,
+    writer,
+    seq: entry.seq,
+    atLeast: wireToBigint(entry.atLeast),
+    replicas: request.replicas,
+    coordinator: request.coordinator,
+    stamp,
+    claim: entry.claim || undefined,
+    retry: request.retry,
+    deadline: now + (request.timeoutMs || DEFAULT_WRITE_TIMEOUT_MS),
+  };
+}
+
+/** What the coordinator needs from the backend it runs on. */
+export interface CoordinatorHost {
+  /** Runs one operation on this backend itself. */
+  local(operation: Operation): Promise<OperationResult__Output>;
+  /** The other replicas. */
+  peers: ReplicaTransport;
+  time: WallTime;
+  /** A claim id no other claim of this write uses. */
+  newClaimId(): string;
+}
+
+/** Stamps the write (or keeps its stamp), applies it to every replica listed, and reports as write-path.ts expects. */
+export async function coordinateWrite(
+  host: CoordinatorHost,
+  write: CoordinatedWrite,
+): Promise<WriteReply__Output> {
+  checkReplicas(write);
+  const call = (i: number, operation: Operation) =>
+    i === write.coordinator ? host.local(operation) : host.peers.execute(write.replicas[i]!, operation);
+  // Fenced by the caller's view, and refused unless this backend serves reads: it is what the stamp rests on.
+  const clock = await clockAtLeast(host, write, write.atLeast, write.requireReady);
+  let stamp = write.stamp;
+  let claim = write.claim;
+  try {
+    if (write.retry) {
+      claim = host.newClaimId();
+      stamp = await claimEverywhere(write, call, claim, stamp);
+    }
+  } catch (error) {
+    throw failedAt(error, write.replicas[write.coordinator]!, undefined, claim, 0);
+  }
+  stamp ??= { clock, writer: write.writer, seq: write.seq };
+  return applyEverywhere(host, write, call, stamp, claim);
+}
+
+type Call = (replica: number, operation: Operation) => Promise<OperationResult__Output>;
+
+function checkReplicas(write: CoordinatedWrite): void {
+  const { replicas, coordinator } = write;
+  if (replicas.length === 0 || replicas.length > MAX_WRITE_REPLICAS)
+    throw new InvalidArgumentError(
+      `write.replicas must list 1 to ${MAX_WRITE_REPLICAS} backends, got ${replicas.length}`,
+    );
+  if (new Set(replicas).size !== replicas.length)
+    throw new InvalidArgumentError(`write.replicas lists a backend twice: ${JSON.stringify(replicas)}`);
+  for (const address of replicas) {
+    if (!/^[^\s/]+:\d{1,5}$/.test(address))
+      throw new InvalidArgumentError(`write.replicas holds ${JSON.stringify(address)}, not host:port`);
+  }
+  if (coordinator >= replicas.length)
+    throw new InvalidArgumentError(
+      `write.coordinator is ${coordinator}, but write.replicas lists ${replicas.length} backends`,
+    );
+}
+
+function target(write: CoordinatedWrite, requireReady: boolean): Target {
+  return { bin: write.bin, epoch: write.epoch.toString(), requireReady };
+}
+
+/** This backend's clock raised to at least `atLeast`: the next stamp it would give. */
+async function clockAtLeast(
+  host: CoordinatorHost,
+  write: CoordinatedWrite,
+  atLeast: bigint,
+  requireReady: boolean,
+): Promise<bigint> {
+  const reply = await host.local({
+    clock: { target: target(write, requireReady), atLeast: atLeast.toString(), raiseOnly: true },
+  });
+  return wireToBigint(reply.clock?.clock);
+}
+
+/**
+ * Claims the write on every replica listed, in parallel: each answers the
+ * largest stamp it holds for it and from then on takes its entries only under
+ * this claim. Returns the largest of those and `known` (the stamp the caller
+ * learned last), or undefined when no replica holds one: the write was
+ * applied nowhere, or only where no reader will see it before it is emptied
+ * (a replica the caller left out is gone, and comes back through a fill, which
+ * empties it first).
+ */
+async function claimEverywhere(
+  write: CoordinatedWrite,
+  call: Call,
+  claim: string,
+  known: Stamp | undefined,
+): Promise<Stamp | undefined> {
+  const operation = { claim: { target: target(write, false), writer: write.writer, seq: write.seq, claim } };
+  const held = await Promise.all(
+    write.replicas.map((address, i) =>
+      call(i, operation).then(
+        (reply) => (reply.claim?.stamp ? stampFromWire(reply.claim.stamp) : undefined),
+        (error: unknown) => {
+          throw failedAt(error, address, undefined, claim, 0);
+        },
+      ),
+    ),
+  );
+  let largest = known;
+  for (const stamp of held) {
+    if (stamp && (!largest || compareStamps(stamp, largest) > 0)) largest = stamp;
+  }
+  return largest;
+}
+
+/**
+ * Applies the entry to every replica, last backup first. An append that a
+ * remove of its value overtook on a replica before the counting one (the
+ * first ready one in placement order) would never show: it is stamped again
+ * above the remove and applied anew everywhere (remove-count.ts).
+ */
+async function applyEverywhere(
+  host: CoordinatorHost,
+  write: CoordinatedWrite,
+  call: Call,
+  first: Stamp,
+  claim: string | undefined,
+): Promise<WriteReply__Output> {
+  let stamp = first;
+  const applied = new Map<string, WriteReply__Output>();
+  let restamps = 0;
+  const order = write.replicas.map((_, i) => i).reverse();
+  for (;;) {
+    let superseded = false;
+    for (const i of order) {
+      const address = write.replicas[i]!;
+      if (applied.has(address)) continue;
+      let reply: WriteReply__Output;
+      try {
+        reply = (await applyCatchingUp(host, write, call, i, stamp, claim)).write!;
+      } catch (error) {
+        throw failedAt(error, address, stamp, claim, applied.size);
+      }
+      applied.set(address, reply);
+      if (reply.superseded && mustRestamp(write.replicas, applied)) {
+        superseded = true;
+        const above = wireToBigint(reply.clock);
+        try {
+          if (host.time.now() >= write.deadline)
+            throw new TimeoutError(`a remove kept overtaking the append for ${restamps} restamps`);
+          stamp = {
+            clock: await clockAtLeast(host, write, above, false),
+            writer: write.writer,
+            seq: write.seq,
+          };
+        } catch (error) {
+          throw failedAt(error, write.replicas[write.coordinator]!, stamp, claim, applied.size);
+        }
+        restamps++;
+        applied.clear();
+        break;
+      }
+    }
+    if (!superseded) return { ...reportedReply(write.replicas, applied)!, restamps };
+  }
+}
+
+/**
+ * Applies the entry on one replica. A replica whose clock is more than the
+ * jump window (core/value-bounds.ts) below the stamp refuses it as "clock
+ * behind": it came back on an empty store and keeper clock sync has not
+ * reached it yet. The coordinator raises that clock itself, one window at a
+ * time, and applies again at once: a write that stopped here would stay on the
+ * replicas after this one only, where no fill or repair of a live replica
+ * would ever bring it (HAZARDS.md 18).
+ */
+async function applyCatchingUp(
+  host: CoordinatorHost,
+  write: CoordinatedWrite,
+  call: Call,
+  replica: number,
+  stamp: Stamp,
+  claim: string | undefined,
+): Promise<OperationResult__Output> {
+  const operation: Operation = {
+    [write.kind]: {
+      target: target(write, false),
+      key: write.key,
+      value: write.value,
+      stamp: stampToWire(stamp),
+      claim,
+    },
+  };
+  try {
+    return await call(replica, operation);
+  } catch (error) {
+    if (!(error instanceof ClockBehindError)) throw error;
+    let atLeast = 0n;
+    for (;;) {
+      const reply = await call(replica, {
+        clock: { target: target(write, false), atLeast: atLeast.toString(), raiseOnly: true },
+      });
+      const reached = wireToBigint(reply.clock?.clock);
+      if (stamp.clock <= reached + MAX_CLOCK_JUMP) break;
+      if (host.time.now() >= write.deadline) throw error;
+      atLeast = reached + MAX_CLOCK_JUMP;
+    }
+    return call(replica, operation);
+  }
+}
+
+/**
+ * The error an attempt ends with, naming where it stood: a new instance, since
+ * a channel fails every operation of a batch with one. A replica that refused
+ * the write for good after others took it leaves it of unknown outcome: it
+ * may still take effect, so the caller must not be told it failed.
+ */
+function failedAt(
+  error: unknown,
+  replica: string,
+  stamp: Stamp | undefined,
+  claim: string | undefined,
+  appliedOn: number,
+): BinringError {
+  const progress = { replica, stamp, claim };
+  if (!(error instanceof BinringError))
+    return errorFromStatus(
+      StatusCode.UNAVAILABLE,
+      `coordinating the write failed: ${(error as Error).message}`,
+      { progress },
+      { cause: error },
+    );
+  if (appliedOn > 0 && classifyFailure(error) === "fatal" && !(error instanceof OutcomeUnknownError)) {
+    const unknown = new OutcomeUnknownError(
+      `write was taken by ${appliedOn} replica(s), then refused by ${replica}; it may or may not take effect: ${error.message}`,
+      { cause: error },
+    );
+    unknown.progress = progress;
+    return unknown;
+  }
+  return errorFromStatus(error.code, error.message, { ...errorDetails(error), progress }, { cause: error });
+}
