@@ -34,7 +34,7 @@ export interface BinClientOptions {
   keepers?: string[];
   /** Zone of each backend, by address; every client and keeper of a cluster must be given the same. @default {} */
   zones?: Record<string, string>;
-  /** Deadline of one operation, retries included. @default 10000 */
+  /** Deadline of one operation, retries included; at most 60000 (MAX_CALL_TIMEOUT_MS). @default 10000 */
   callTimeoutMs?: number;
   /** Deadline of one call to one backend; a slow backend is retried until callTimeoutMs. @default 2000 */
   backendCallTimeoutMs?: number;
@@ -76,7 +76,12 @@ export class BinClient {
 
   constructor(options: BinClientOptions) {
     const config = parseClusterConfig(
-      { backends: options.backends, keepers: options.keepers ?? [], zones: options.zones ?? {} },
+      {
+        backends: options.backends,
+        keepers: options.keepers ?? [],
+        zones: options.zones ?? {},
+        callTimeoutMs: options.callTimeoutMs,
+      },
       "BinClient options",
     );
     const sabotage = parseSabotage(options.unsafeSabotage);
@@ -107,7 +112,7 @@ export class BinClient {
       transport: this.#transport,
       reachability: this.#reachability,
       view: this.#view,
-      callTimeoutMs: options.callTimeoutMs ?? 10_000,
+      callTimeoutMs: config.callTimeoutMs ?? 10_000,
       attemptTimeoutMs: backendCallTimeoutMs,
       sabotage,
       observer: options.metrics && this.#metricsOn(options.metrics),

@@ -9,7 +9,7 @@ export interface ClusterConfig {
   backends: string[];
   /** Keeper addresses (host:port). @default [] */
   keepers: string[];
-  /** Deadline of one client operation, retries included. @default 10000 */
+  /** Deadline of one client operation, retries included; at most MAX_CALL_TIMEOUT_MS. @default 10000 */
   callTimeoutMs?: number;
   /**
    * Zone (failure domain) of each backend, by address: a bin's backups go to
@@ -23,6 +23,13 @@ export interface ClusterConfig {
    */
   tls?: TlsFiles;
 }
+
+/**
+ * The longest a client operation may take, retries included: backends keep
+ * what a retried write needs (its stamp records and claim fences) for twice
+ * this (HAZARDS.md 20).
+ */
+export const MAX_CALL_TIMEOUT_MS = 60_000;
 
 /** The ring members of a cluster: each backend with its zone, if any. */
 export function ringMembers(backends: readonly string[], zones: Readonly<Record<string, string>> = {}) {
@@ -94,8 +101,16 @@ export function parseClusterConfig(raw: unknown, source = "cluster config", base
   };
   if (record.callTimeoutMs !== undefined) {
     const timeout = record.callTimeoutMs;
-    if (typeof timeout !== "number" || !Number.isInteger(timeout) || timeout < 1) {
-      fail(source, `"callTimeoutMs" must be a positive integer, got ${JSON.stringify(timeout)}`);
+    if (
+      typeof timeout !== "number" ||
+      !Number.isInteger(timeout) ||
+      timeout < 1 ||
+      timeout > MAX_CALL_TIMEOUT_MS
+    ) {
+      fail(
+        source,
+        `"callTimeoutMs" must be a whole number of ms from 1 to ${MAX_CALL_TIMEOUT_MS}, got ${JSON.stringify(timeout)}`,
+      );
     }
     config.callTimeoutMs = timeout;
   }

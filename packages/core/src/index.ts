@@ -3,7 +3,12 @@
 // security. No sockets; the only files it reads are the protos of its own
 // package and the TLS files a caller names.
 
-export { type ClusterConfig, parseClusterConfig, ringMembers } from "./cluster-config.js";
+export {
+  type ClusterConfig,
+  MAX_CALL_TIMEOUT_MS,
+  parseClusterConfig,
+  ringMembers,
+} from "./cluster-config.js";
 export type { ApplyOutcome, Entry, EntryKind } from "./entry.js";
 export {
   BinringError,

@@ -1,6 +1,6 @@
-// The cluster file's optional "zones": each names a listed backend and a non-empty zone.
+// The cluster file's optional "zones" (each names a listed backend and a non-empty zone) and "callTimeoutMs".
 import { describe, expect, it } from "vitest";
-import { parseClusterConfig, ringMembers } from "../src/cluster-config.js";
+import { MAX_CALL_TIMEOUT_MS, parseClusterConfig, ringMembers } from "../src/cluster-config.js";
 
 const backends = ["10.0.0.1:7000", "10.0.0.2:7000"];
 
@@ -21,5 +21,16 @@ describe("cluster file zones", () => {
     [{ "10.0.0.1:7000": 3 }, /must be a non-empty string, got 3/],
   ])("refuses zones %j, naming the field", (zones, message) => {
     expect(() => parseClusterConfig({ backends, zones }, "binring.json")).toThrow(message);
+  });
+});
+
+describe("cluster file callTimeoutMs", () => {
+  it("takes a deadline up to MAX_CALL_TIMEOUT_MS, past which a retried write's records may be gone", () => {
+    expect(parseClusterConfig({ backends, callTimeoutMs: MAX_CALL_TIMEOUT_MS }).callTimeoutMs).toBe(60_000);
+    for (const callTimeoutMs of [0, 1.5, MAX_CALL_TIMEOUT_MS + 1, "10s"]) {
+      expect(() => parseClusterConfig({ backends, callTimeoutMs }, "binring.json")).toThrow(
+        `binring.json: "callTimeoutMs" must be a whole number of ms from 1 to 60000, got ${JSON.stringify(callTimeoutMs)}`,
+      );
+    }
   });
 });
