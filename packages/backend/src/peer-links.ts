@@ -1,6 +1,7 @@
 // The connections a backend coordinating writes keeps to the other replicas:
-// one BackendChannel each (a long-lived Pipe stream, operations of one turn
-// batched into one message), made on first use. Which backends a write lists
+// one BackendChannel each, on a link (client link-pipe.ts: the Pipe's messages
+// framed on a TCP or TLS connection, the operations of one turn batched into
+// one message), made on first use. Which backends a write lists
 // is the client's to say, so the number kept is capped: past it, the least
 // recently used link is closed (a caller naming many addresses cannot make a
 // backend hold a connection to each).
@@ -31,7 +32,7 @@ export class PeerLinks implements ReplicaTransport {
     if (link) {
       this.#links.delete(address);
     } else {
-      link = new BackendChannel(address, { callTimeoutMs: PEER_CALL_TIMEOUT_MS, tls: this.tls });
+      link = new BackendChannel(address, { callTimeoutMs: PEER_CALL_TIMEOUT_MS, tls: this.tls, link: true });
       if (this.#links.size >= MAX_PEER_LINKS) {
         const [oldest, channel] = this.#links.entries().next().value as [string, BackendChannel];
         this.#links.delete(oldest);

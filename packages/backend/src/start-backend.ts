@@ -6,13 +6,13 @@ import {
   MAX_MESSAGE_BYTES,
   parseLimits,
   securedServerOptions,
-  serverCredentials,
   type TlsFiles,
 } from "@binring/core";
 import * as grpc from "@grpc/grpc-js";
 import { type Logger, pino } from "pino";
 import { BackendMetrics } from "./backend-metrics.js";
 import { BackendNode } from "./backend-node.js";
+import { LinkListener } from "./link-listener.js";
 import { MemoryEngine } from "./memory-engine.js";
 import { startMetricsServer } from "./metrics-server.js";
 import { PeerLinks } from "./peer-links.js";
@@ -106,14 +106,16 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
     "grpc.max_concurrent_streams": MAX_CONCURRENT_STREAMS,
   });
   const links = new PeerLinks(options.tls);
-  new StorageService(node, logger, links, metrics).addToServer(server);
-  const host = options.listen.slice(0, options.listen.lastIndexOf(":"));
-  const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(options.listen, serverCredentials(options.tls), (error, bound) =>
-      error ? reject(error) : resolve(bound),
-    );
+  const service = new StorageService(node, logger, links, metrics);
+  service.addToServer(server);
+  const listener = await LinkListener.listen({
+    listen: options.listen,
+    server,
+    serveLink: (link) => service.serveLink(link),
+    tls: options.tls,
+    logger,
   });
-  const address = `${host}:${port}`;
+  const { address } = listener;
   await waitForStore(node, options.storeWaitMs ?? 10_000, logger);
   if (tombstoneTtlMs < SHORT_TOMBSTONE_TTL_MS)
     logger.warn(
@@ -140,6 +142,8 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
     sweeper,
     async close() {
       http?.server.close();
+      // No new connection from here on; the gRPC ones are the server's to drain, then links close.
+      listener.close();
       await sweeper.stop();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => server.forceShutdown(), SHUTDOWN_GRACE_MS);

@@ -46,6 +46,7 @@ import type * as grpc from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import { type BackendMetrics, operationMethod } from "./backend-metrics.js";
 import type { BackendNode, CallTarget } from "./backend-node.js";
+import type { LinkStream, PipeStream } from "./link-stream.js";
 import {
   byBytes,
   capReply,
@@ -127,7 +128,7 @@ export class StorageService {
         checkOperationCount(request.operations.length);
         return { results: capReply(await this.#batch(request.operations)) };
       }),
-      Pipe: (call) => this.#pipe(call),
+      Pipe: (call) => this.#pipe(grpcPipe(call)),
     };
     const control: StorageControlHandlers = {
       Apply: unary(async (request) => {
@@ -200,7 +201,12 @@ export class StorageService {
    * caller's flow control, so HTTP/2 pushes back on a caller that sends faster
    * than it reads.
    */
-  #pipe(call: grpc.ServerDuplexStream<BatchRequest__Output, BatchReply>): void {
+  /** Serves a link (link-stream.ts) as it serves a gRPC Pipe stream. */
+  serveLink(link: LinkStream): void {
+    this.#pipe(link);
+  }
+
+  #pipe(call: PipeStream): void {
     let operations = 0;
     let batches = 0;
     let callerEnded = false;
@@ -222,14 +228,14 @@ export class StorageService {
     });
     call.on("data", (request: BatchRequest__Output | Undecodable) => {
       if (request instanceof Undecodable) {
-        call.emit("error", toServiceError(request.error));
+        call.fail(request.error);
         return;
       }
       const count = request.operations.length;
       try {
         checkOperationCount(count);
       } catch (error) {
-        call.emit("error", toServiceError(error));
+        call.fail(error);
         return;
       }
       operations += count;
@@ -378,4 +384,9 @@ export class StorageService {
     this.logger.debug({ entries: sent, ranges: call.request.ranges.length }, "scan finished");
     call.end();
   }
+}
+
+/** A gRPC Pipe call as the stream the Pipe handler serves; failing it ends the call with the error's status. */
+function grpcPipe(call: grpc.ServerDuplexStream<BatchRequest__Output, BatchReply>): PipeStream {
+  return Object.assign(call, { fail: (error: unknown) => call.emit("error", toServiceError(error)) });
 }

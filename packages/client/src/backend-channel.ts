@@ -40,6 +40,7 @@ import {
   wireToBigint,
 } from "@binring/core";
 import * as grpc from "@grpc/grpc-js";
+import { LinkPipe } from "./link-pipe.js";
 
 export interface BackendChannelOptions {
   /** Deadline of one call (or of one batch on the stream). @default 10000 */
@@ -50,6 +51,12 @@ export interface BackendChannelOptions {
   maxHoldMs?: number;
   /** Mutual TLS: the certificate to present and the CA to trust. @default plaintext */
   tls?: TlsFiles;
+  /**
+   * Carry the batches on a link (link-pipe.ts: the same messages, framed on a
+   * plain TCP or TLS connection) instead of gRPC's Pipe stream: what backends
+   * use between themselves. Control calls stay on gRPC. @default false
+   */
+  link?: boolean;
 }
 
 const CHANNEL_OPTIONS: grpc.ChannelOptions = {
@@ -76,7 +83,11 @@ interface PendingOperation {
   reject(error: BinringError): void;
 }
 
-type Pipe = grpc.ClientDuplexStream<BatchRequest, BatchReply__Output>;
+/** A Pipe stream as this channel uses it: gRPC's, or a link's (link-pipe.ts). */
+interface Pipe {
+  write(request: BatchRequest): unknown;
+  cancel(): void;
+}
 
 /** A batch sent on a pipe and not answered yet. */
 interface InFlightBatch {
@@ -94,6 +105,9 @@ export class BackendChannel {
   readonly #control: StorageControlClient;
   readonly #callTimeoutMs: number;
   readonly #maxBatchSize: number;
+  /** Mutual TLS for links; undefined: plaintext, or not a link channel. */
+  readonly #tls: TlsFiles | undefined;
+  readonly #link: boolean;
   readonly #queue: TurnBatch<PendingOperation>;
   #closed = false;
   /** The open stream; undefined until the first batch and after the stream failed. */
@@ -117,6 +131,8 @@ export class BackendChannel {
       channelOverride: this.#client.getChannel(),
     });
     this.#callTimeoutMs = options.callTimeoutMs ?? 10_000;
+    this.#tls = options.tls;
+    this.#link = options.link ?? false;
     this.#maxBatchSize = Math.min(options.maxBatchSize ?? 512, MAX_OPERATIONS_PER_MESSAGE);
     this.#queue = new TurnBatch((queue) => this.#sendInBatches(queue), {
       hold: () => this.#inFlight.size > 0,
@@ -173,13 +189,27 @@ export class BackendChannel {
 
   #openPipe(): Pipe {
     if (this.#pipe) return this.#pipe;
-    const pipe = this.#client.Pipe();
+    let pipe: Pipe;
+    if (this.#link) {
+      const link = new LinkPipe(this.address, this.#tls);
+      link.on("error", (error: BinringError) => this.#pipeFailed(link, error));
+      link.on("data", (reply: BatchReply__Output) => this.#answer(reply));
+      link.on("end", () =>
+        this.#pipeFailed(link, new UnavailableError(`backend ${this.address} closed the link`)),
+      );
+      pipe = link;
+    } else {
+      const stream = this.#client.Pipe();
+      stream.on("error", (error: grpc.ServiceError) =>
+        this.#pipeFailed(stream, callFailure(error, this.address)),
+      );
+      stream.on("data", (reply: BatchReply__Output) => this.#answer(reply));
+      stream.on("end", () =>
+        this.#pipeFailed(stream, new UnavailableError(`backend ${this.address} ended the stream`)),
+      );
+      pipe = stream;
+    }
     this.#pipe = pipe;
-    pipe.on("data", (reply: BatchReply__Output) => this.#answer(reply));
-    pipe.on("error", (error: grpc.ServiceError) => this.#pipeFailed(pipe, callFailure(error, this.address)));
-    pipe.on("end", () =>
-      this.#pipeFailed(pipe, new UnavailableError(`backend ${this.address} ended the stream`)),
-    );
     return pipe;
   }
 

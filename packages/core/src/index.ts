@@ -48,6 +48,7 @@ export {
   parseLimits,
   utf8Bound,
 } from "./limits.js";
+export { FrameReader, frame, LINK_MAGIC, MAX_FRAME_BYTES } from "./link-frames.js";
 export { decodeBatchReply, decodeBatchRequest } from "./pipe-decode.js";
 export { encodeBatchReply, encodeBatchRequest } from "./pipe-encode.js";
 export { checkBinName, RESERVED_BIN_PREFIX } from "./reserved-bins.js";
@@ -72,12 +73,15 @@ export {
 } from "./stamp.js";
 export { type KeyPattern, matchesPattern, type Storage } from "./storage.js";
 export {
+  certificateRole,
   clientSecurity,
   ROLES,
   type Role,
   roleFiles,
+  SERVICE_ROLES,
   securedServerOptions,
   serverCredentials,
+  TLS_SERVER_NAME,
   type TlsFiles,
   tlsIdentity,
 } from "./transport-security.js";

@@ -77,6 +77,12 @@ export class TlsIdentity implements grpc.experimental.CertificateProvider {
     return undefined;
   }
 
+  /** The certificate, key and CA now in use, for a TLS socket of the process's own (links, link-listener.ts). */
+  get material(): { ca: Buffer; cert: Buffer; key: Buffer } {
+    const { ca, certificate, privateKey } = this.#loaded;
+    return { ca, cert: certificate, key: privateKey };
+  }
+
   /** Credentials for a server that requires a client certificate from this CA. */
   serverCredentials(): grpc.ServerCredentials {
     return grpc.experimental.createCertificateProviderServerCredentials(this, this, true);
@@ -139,7 +145,7 @@ export function tlsIdentity(files: TlsFiles): TlsIdentity {
  * nothing the CA does not. (Asking for an IP address as a server name is also
  * deprecated in Node.)
  */
-const TLS_SERVER_NAME = "binring";
+export const TLS_SERVER_NAME = "binring";
 
 /**
  * How a client reaches a server of `serverRole`: mutual TLS with these files,
@@ -155,7 +161,7 @@ export function clientSecurity(
   return {
     credentials: grpc.experimental.createCertificateProviderChannelCredentials(identity, identity, {
       checkServerIdentity: (_name, certificate) => {
-        const role = firstOf(certificate.subject?.OU);
+        const role = certificateRole(certificate);
         if (role === serverRole) return undefined;
         return new Error(
           `the server presented ${role === undefined ? "a certificate without a binring role" : `a ${role} certificate`}, not a ${serverRole} certificate`,
@@ -204,7 +210,7 @@ function denialOf(
 ): string | undefined {
   const [, service = "", call = path] = path.split("/");
   const allowed = policy[service] ?? [];
-  const role = firstOf(subject?.OU);
+  const role = certificateRole({ subject });
   if (role !== undefined && (allowed as readonly string[]).includes(role)) return undefined;
   const needs = allowed.length > 0 ? `a ${allowed.join(", ")} certificate` : "a role no certificate has";
   const has = role === undefined ? "a certificate without a binring role" : `a ${role} certificate`;
@@ -213,6 +219,13 @@ function denialOf(
 
 function firstOf(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** The binring role a certificate carries (its subject's OU), if any. */
+export function certificateRole(
+  certificate: { subject?: { OU?: string | string[] } } | undefined,
+): string | undefined {
+  return firstOf(certificate?.subject?.OU);
 }
 
 function fileStamps(files: TlsFiles): string {
