@@ -7,7 +7,7 @@
 // per backend, as before links existed: nothing to add to a firewall or a
 // cluster file.
 import { createServer, type Server, type Socket } from "node:net";
-import { createSecureContext, TLSSocket } from "node:tls";
+import { createServer as createTlsServer, type TLSSocket, type Server as TlsServer } from "node:tls";
 import {
   certificateRole,
   InvalidArgumentError,
@@ -39,6 +39,8 @@ export interface LinkListenerOptions {
 
 export class LinkListener {
   readonly #links = new Set<LinkStream>();
+  /** The TLS server that secures links, and the certificate it was last given (it changes on renewal). */
+  #tls: { server: TlsServer; material: Buffer } | undefined;
 
   private constructor(
     private readonly net: Server,
@@ -74,55 +76,66 @@ export class LinkListener {
     socket.setNoDelay(true);
     const timer = setTimeout(() => socket.destroy(), IDENTIFY_TIMEOUT_MS);
     socket.once("close", () => clearTimeout(timer));
-    const serveLink = (connection: Socket, first?: Buffer) => {
-      clearTimeout(timer);
-      const link = new LinkStream(connection, first);
-      this.#links.add(link);
-      connection.once("close", () => this.#links.delete(link));
-      options.serveLink(link);
-    };
-    const serveGrpc = (connection: Socket) => {
-      clearTimeout(timer);
-      injector.injectConnection(connection);
-    };
     identify(
       socket,
       (rest) => {
-        if (options.tls) this.#secureLink(socket, rest, options, serveLink);
-        else serveLink(socket, rest);
+        clearTimeout(timer);
+        if (options.tls) this.#secureLink(socket, rest, options);
+        else this.#serveLink(socket, options, rest);
       },
-      serveGrpc,
+      (connection) => {
+        clearTimeout(timer);
+        injector.injectConnection(connection);
+      },
     );
   }
 
-  /** TLS for a link, on the connection past its magic: the caller must hold a certificate with a data role. */
-  #secureLink(
-    socket: Socket,
-    rest: Buffer,
-    options: LinkListenerOptions,
-    serveLink: (connection: Socket) => void,
-  ): void {
+  #serveLink(connection: Socket, options: LinkListenerOptions, first?: Buffer): void {
+    const link = new LinkStream(connection, first);
+    this.#links.add(link);
+    connection.once("close", () => this.#links.delete(link));
+    options.serveLink(link);
+  }
+
+  /**
+   * TLS for a link, on the connection past its magic, by a TLS server of this
+   * listener's (it verifies the caller's certificate and refuses what the CA
+   * did not sign); the caller must hold a certificate with a data role.
+   */
+  #secureLink(socket: Socket, rest: Buffer, options: LinkListenerOptions): void {
     const identity = tlsIdentity(options.tls!);
     identity.reload();
+    const material = identity.material;
+    if (!this.#tls || this.#tls.material !== material.cert) {
+      const server = this.#tls?.server ?? this.#tlsServer(options);
+      server.setSecureContext(material);
+      this.#tls = { server, material: material.cert };
+    }
     if (rest.length > 0) socket.unshift(rest);
-    const secure = new TLSSocket(socket, {
-      isServer: true,
-      secureContext: createSecureContext(identity.material),
+    this.#tls.server.emit("connection", socket);
+  }
+
+  #tlsServer(options: LinkListenerOptions): TlsServer {
+    const server = createTlsServer({
       requestCert: true,
       rejectUnauthorized: true,
+      handshakeTimeout: IDENTIFY_TIMEOUT_MS,
     });
-    secure.on("error", (error) => {
-      options.logger.debug({ err: error }, "a link failed before or during its TLS handshake");
-      secure.destroy();
-    });
-    secure.once("secure", () => {
+    server.on("tlsClientError", (error) =>
+      options.logger.debug(
+        { err: error },
+        "a link failed its TLS handshake (a certificate the CA did not sign?)",
+      ),
+    );
+    server.on("secureConnection", (secure: TLSSocket) => {
       // A link carries data calls only: the roles that may make them.
       const role = certificateRole(secure.getPeerCertificate());
       if (role !== undefined && (SERVICE_ROLES["binring.v1.Storage"] as readonly string[]).includes(role))
-        return serveLink(secure);
+        return this.#serveLink(secure, options);
       options.logger.warn({ role }, "refused a link from a certificate without a data role");
       secure.destroy();
     });
+    return server;
   }
 
   /** Stops taking connections and closes every link; gRPC's connections are the server's to drain. */

@@ -16,9 +16,12 @@ const PROBE_TIMEOUT_MS = 1000;
 export class ChannelTransport implements ReplicaTransport {
   readonly #channels = new Map<string, BackendChannel>();
 
-  constructor(backends: readonly string[], backendCallTimeoutMs: number, tls?: TlsFiles) {
+  constructor(backends: readonly string[], backendCallTimeoutMs: number, tls?: TlsFiles, link = false) {
     for (const address of backends) {
-      this.#channels.set(address, new BackendChannel(address, { callTimeoutMs: backendCallTimeoutMs, tls }));
+      this.#channels.set(
+        address,
+        new BackendChannel(address, { callTimeoutMs: backendCallTimeoutMs, tls, link }),
+      );
     }
   }
 
