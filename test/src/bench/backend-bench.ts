@@ -2,7 +2,8 @@
 // gRPC, beside raw ioredis GET/SET against the same redis-server; then where
 // the backend's CPU goes: a fixed cost per Pipe message and a cost per
 // operation in it, fitted from runs whose messages carry more and more
-// operations (the client batches what concurrent callers issue in one turn).
+// operations (the client batches what concurrent callers issue in one turn),
+// for the Pipe on gRPC and on a link (the same messages, framed on TCP).
 
 import { StorageClient } from "@binring/client";
 import { measure } from "@binring/load";
@@ -45,7 +46,12 @@ export async function backendBench(settings: BenchSettings): Promise<BenchResult
         )),
       );
     }
-    costs = await messageCosts(settings, client, backend.child.pid, redis.pid, keys, value);
+    const link = new StorageClient(backend.address, { link: true });
+    try {
+      costs = await messageCosts(settings, { gRPC: client, link }, backend.child.pid, redis.pid, keys, value);
+    } finally {
+      await link.close();
+    }
   } finally {
     raw.disconnect();
     await client.close();
@@ -76,21 +82,23 @@ interface CostPoint {
  */
 async function messageCosts(
   settings: BenchSettings,
-  client: StorageClient,
+  clients: Record<string, StorageClient>,
   backendPid: number,
   redisPid: number,
   keys: number,
   value: string,
 ): Promise<string> {
-  const operations: Record<string, (i: number) => Promise<unknown>> = {
-    get: (i) => client.get(`key${i % keys}`),
-    set: (i) => client.set(`key${i % keys}`, value),
-    "clock (no Redis call)": () => client.clock(),
-  };
+  const operations: [string, StorageClient, (i: number) => Promise<unknown>][] = Object.entries(
+    clients,
+  ).flatMap(([transport, client]): [string, StorageClient, (i: number) => Promise<unknown>][] => [
+    [`get (${transport})`, client, (i) => client.get(`key${i % keys}`)],
+    [`set (${transport})`, client, (i) => client.set(`key${i % keys}`, value)],
+    [`clock, no Redis call (${transport})`, client, () => client.clock()],
+  ]);
   const concurrencies = settings.quick ? [1, 16] : [1, 4, 16, 64];
   const rows: (string | number)[][] = [];
   const fits: (string | number)[][] = [];
-  for (const [name, operation] of Object.entries(operations)) {
+  for (const [name, client, operation] of operations) {
     const points: CostPoint[] = [];
     for (const concurrency of concurrencies) {
       progress(`backend: CPU per message, ${name} at concurrency ${concurrency}`);
@@ -130,7 +138,7 @@ async function messageCosts(
   return [
     "## Where one backend's CPU goes: per message and per operation",
     "",
-    "CPU time of the backend process and of its redis-server (from `/proc/<pid>/stat`) over each run, divided by the operations and the Pipe messages the client sent in it.",
+    "CPU time of the backend process and of its redis-server (from `/proc/<pid>/stat`) over each run, divided by the operations and the Pipe messages the client sent in it, on gRPC and on a link (what backends forward writes on).",
     "",
     table(
       [
@@ -145,7 +153,7 @@ async function messageCosts(
       rows,
     ),
     "",
-    "A straight line through backend CPU per message against operations per message: what a message costs whatever it carries (gRPC framing, the Redis round trip, wake-ups), and what each operation in it adds.",
+    "A straight line through backend CPU per message against operations per message: what a message costs whatever it carries (framing, the Redis round trip, wake-ups), and what each operation in it adds.",
     "",
     table(["operation", "backend µs per message", "backend µs per operation in it"], fits),
     "",
