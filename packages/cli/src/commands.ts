@@ -1,5 +1,5 @@
 // Every `binring` subcommand, in the order `binring --help` lists them: the
-// one declaration main.ts dispatches on and the help test enumerates.
+// one declaration dispatch.ts looks commands up in and the help test enumerates.
 import type { Command } from "./command.js";
 import { BACKEND, backendCommand } from "./commands/backend.js";
 import { BENCH, benchCommand } from "./commands/bench.js";
