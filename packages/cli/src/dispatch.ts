@@ -5,22 +5,23 @@
 import { asksForHelp } from "./args.js";
 import { CliError } from "./cli-error.js";
 import type { Command } from "./command.js";
-import { COMMANDS } from "./commands.js";
+import { COMMANDS, loadCommands } from "./commands.js";
 import { renderCommandHelp, renderOverview } from "./help.js";
 
 export type Dispatch = { help: string } | { command: Command; args: string[] };
 
-/** Throws a CliError (exit 2) for an unknown command name. */
-export function dispatch(argv: readonly string[]): Dispatch {
+/** Loads only the command asked for (see commands.ts); rejects with a CliError (exit 2) for an unknown name. */
+export async function dispatch(argv: readonly string[]): Promise<Dispatch> {
   const [name, ...args] = argv;
   if (name === undefined || name === "--help" || name === "-h" || (name === "help" && args.length === 0)) {
-    return { help: renderOverview(COMMANDS) };
+    return { help: renderOverview(await loadCommands()) };
   }
   // `binring help COMMAND` is `binring COMMAND --help`.
   const commandName = name === "help" ? args[0] : name;
-  const command = COMMANDS.find((candidate) => candidate.name === commandName);
-  if (!command)
+  const entry = COMMANDS.find((candidate) => candidate.name === commandName);
+  if (!entry)
     throw new CliError(`binring: unknown command ${JSON.stringify(commandName)}; run "binring help"`);
+  const command = await entry.load();
   if (name === "help" || asksForHelp(args)) return { help: renderCommandHelp(command) };
   return { command, args };
 }

@@ -6,7 +6,7 @@ import { CliError } from "./cli-error.js";
 import { dispatch } from "./dispatch.js";
 
 async function main(argv: string[]): Promise<void> {
-  const next = dispatch(argv);
+  const next = await dispatch(argv);
   if ("help" in next) {
     process.stdout.write(next.help);
     return;

@@ -26,21 +26,24 @@ function binring(args: string[]): Promise<{ code: number | null; stdout: string;
 }
 
 /** What `binring ARGV` prints on stdout, when dispatch() answers with help. */
-function helpFor(argv: string[]): string {
-  const next = dispatch(argv);
+async function helpFor(argv: string[]): Promise<string> {
+  const next = await dispatch(argv);
   if (!("help" in next)) throw new Error(`binring ${argv.join(" ")} runs ${next.command.name}, not help`);
   return next.help;
 }
 
-describe.each(COMMANDS.map((command) => [command.name, command] as const))("binring %s", (name, command) => {
-  it.each(["--help", "-h"])("%s prints usage, every flag and an example", (flag) => {
-    const help = helpFor([name, flag]);
+describe.each(COMMANDS.map((entry) => [entry.name, entry] as const))("binring %s", (name, entry) => {
+  it.each(["--help", "-h"])("%s prints usage, every flag and an example", async (flag) => {
+    const command = await entry.load();
+    const help = await helpFor([name, flag]);
     expect(help).toMatch(new RegExp(`^usage: binring ${name}\\b`));
     for (const declared of Object.keys(command.flags)) expect(help).toContain(`--${declared}`);
     expect(help).toMatch(new RegExp(`^example:\\n {2}binring ${name}\\b.*$`, "m"));
   });
 
-  it("mentions only flags it declares, in its synopsis, summary and example", () => {
+  it("mentions only flags it declares, in its synopsis, summary and example", async () => {
+    const command = await entry.load();
+    expect(command.name).toBe(name);
     const mentioned =
       `${command.synopsis} ${command.summary} ${command.example}`.match(/--[a-z][a-z-]*/g) ?? [];
     for (const flag of mentioned) expect(Object.keys(command.flags)).toContain(flag.slice(2));
@@ -48,18 +51,18 @@ describe.each(COMMANDS.map((command) => [command.name, command] as const))("binr
 });
 
 describe("binring --help", () => {
-  it("lists every subcommand, one line each, whichever way it is asked", () => {
+  it("lists every subcommand, one line each, whichever way it is asked", async () => {
     for (const args of [["--help"], ["-h"], ["help"], []]) {
-      const help = helpFor(args);
+      const help = await helpFor(args);
       for (const command of COMMANDS) {
         expect(help).toMatch(new RegExp(`^ {2}binring ${command.name} +\\S`, "m"));
       }
     }
   });
 
-  it("takes `binring help NAME` for `binring NAME --help`, and refuses an unknown name", () => {
-    expect(helpFor(["help", "set"])).toBe(helpFor(["set", "--help"]));
-    expect(() => dispatch(["help", "frobnicate"])).toThrow(
+  it("takes `binring help NAME` for `binring NAME --help`, and refuses an unknown name", async () => {
+    expect(await helpFor(["help", "set"])).toBe(await helpFor(["set", "--help"]));
+    await expect(dispatch(["help", "frobnicate"])).rejects.toThrow(
       expect.objectContaining({
         constructor: CliError,
         message: 'binring: unknown command "frobnicate"; run "binring help"',
@@ -69,8 +72,11 @@ describe("binring --help", () => {
   });
 
   it("wins over other flags and bad values, but not after --", async () => {
-    expect(helpFor(["set", "--bin", "a", "--colour", "red", "--help"])).toBe(helpFor(["set", "--help"]));
-    const positional = dispatch(["set", "--config", "/nonexistent.json", "--bin", "a", "--", "k", "--help"]);
+    expect(await helpFor(["set", "--bin", "a", "--colour", "red", "--help"])).toBe(
+      await helpFor(["set", "--help"]),
+    );
+    const afterDashes = ["set", "--config", "/nonexistent.json", "--bin", "a", "--", "k", "--help"];
+    const positional = await dispatch(afterDashes);
     if ("help" in positional) throw new Error("--help after -- was taken for help");
     await expect(positional.command.run(positional.args)).rejects.toThrow(
       /cannot read cluster file \/nonexistent.json/,
@@ -83,7 +89,7 @@ describe("the binring process", () => {
     const result = await binring(["set", "-h"]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toBe("");
-    expect(result.stdout).toBe(helpFor(["set", "-h"]));
+    expect(result.stdout).toBe(await helpFor(["set", "-h"]));
   });
 
   it("refuses an unknown command with one line on stderr, exit 2", async () => {
