@@ -1,14 +1,18 @@
 // Every subcommand explains itself: `binring NAME --help` exits 0 and names
 // every flag the parser accepts, with a usage line and an example. The
 // commands are enumerated from the declaration main.ts dispatches on, so a
-// new subcommand is covered without touching this file.
+// new subcommand is covered without touching this file. The help is asked of
+// dispatch() in process, the function main.ts acts on; two real processes
+// prove main.ts prints what it answers, and turns a refusal into one line.
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { asksForHelp, formatDuration, parseDuration } from "../src/args.js";
+import { CliError } from "../src/cli-error.js";
 import { defineCommand } from "../src/command.js";
 import { terminalFrame } from "../src/commands/status.js";
 import { COMMANDS } from "../src/commands.js";
+import { dispatch } from "../src/dispatch.js";
 import { renderCommandHelp, renderOverview } from "../src/help.js";
 
 const CLI_MAIN = fileURLToPath(new URL("../dist/main.js", import.meta.url));
@@ -21,17 +25,25 @@ function binring(args: string[]): Promise<{ code: number | null; stdout: string;
   });
 }
 
-describe.each(COMMANDS.map((command) => [command.name, command] as const))("binring %s", (name, command) => {
-  it.each(["--help", "-h"])("%s prints usage, every flag and an example on stdout, exit 0", async (flag) => {
-    const result = await binring([name, flag]);
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toBe("");
-    expect(result.stdout).toMatch(new RegExp(`^usage: binring ${name}\\b`));
-    for (const declared of Object.keys(command.flags)) expect(result.stdout).toContain(`--${declared}`);
-    expect(result.stdout).toMatch(new RegExp(`^example:\\n {2}binring ${name}\\b.*$`, "m"));
+/** What `binring ARGV` prints on stdout, when dispatch() answers with help. */
+async function helpFor(argv: string[]): Promise<string> {
+  const next = await dispatch(argv);
+  if (!("help" in next)) throw new Error(`binring ${argv.join(" ")} runs ${next.command.name}, not help`);
+  return next.help;
+}
+
+describe.each(COMMANDS.map((entry) => [entry.name, entry] as const))("binring %s", (name, entry) => {
+  it.each(["--help", "-h"])("%s prints usage, every flag and an example", async (flag) => {
+    const command = await entry.load();
+    const help = await helpFor([name, flag]);
+    expect(help).toMatch(new RegExp(`^usage: binring ${name}\\b`));
+    for (const declared of Object.keys(command.flags)) expect(help).toContain(`--${declared}`);
+    expect(help).toMatch(new RegExp(`^example:\\n {2}binring ${name}\\b.*$`, "m"));
   });
 
-  it("mentions only flags it declares, in its synopsis, summary and example", () => {
+  it("mentions only flags it declares, in its synopsis, summary and example", async () => {
+    const command = await entry.load();
+    expect(command.name).toBe(name);
     const mentioned =
       `${command.synopsis} ${command.summary} ${command.example}`.match(/--[a-z][a-z-]*/g) ?? [];
     for (const flag of mentioned) expect(Object.keys(command.flags)).toContain(flag.slice(2));
@@ -41,35 +53,50 @@ describe.each(COMMANDS.map((command) => [command.name, command] as const))("binr
 describe("binring --help", () => {
   it("lists every subcommand, one line each, whichever way it is asked", async () => {
     for (const args of [["--help"], ["-h"], ["help"], []]) {
-      const result = await binring(args);
-      expect(result.code).toBe(0);
+      const help = await helpFor(args);
       for (const command of COMMANDS) {
-        expect(result.stdout).toMatch(new RegExp(`^ {2}binring ${command.name} +\\S`, "m"));
+        expect(help).toMatch(new RegExp(`^ {2}binring ${command.name} +\\S`, "m"));
       }
     }
   });
 
   it("takes `binring help NAME` for `binring NAME --help`, and refuses an unknown name", async () => {
-    expect((await binring(["help", "set"])).stdout).toBe((await binring(["set", "--help"])).stdout);
-    const unknown = await binring(["help", "frobnicate"]);
-    expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toBe('binring: unknown command "frobnicate"; run "binring help"\n');
+    expect(await helpFor(["help", "set"])).toBe(await helpFor(["set", "--help"]));
+    await expect(dispatch(["help", "frobnicate"])).rejects.toThrow(
+      expect.objectContaining({
+        constructor: CliError,
+        message: 'binring: unknown command "frobnicate"; run "binring help"',
+        exitCode: 2,
+      }),
+    );
   });
 
   it("wins over other flags and bad values, but not after --", async () => {
-    expect((await binring(["set", "--bin", "a", "--colour", "red", "--help"])).code).toBe(0);
-    const positional = await binring([
-      "set",
-      "--config",
-      "/nonexistent.json",
-      "--bin",
-      "a",
-      "--",
-      "k",
-      "--help",
-    ]);
-    expect(positional.code).not.toBe(0);
-    expect(positional.stderr).toMatch(/cannot read cluster file \/nonexistent.json/);
+    expect(await helpFor(["set", "--bin", "a", "--colour", "red", "--help"])).toBe(
+      await helpFor(["set", "--help"]),
+    );
+    const afterDashes = ["set", "--config", "/nonexistent.json", "--bin", "a", "--", "k", "--help"];
+    const positional = await dispatch(afterDashes);
+    if ("help" in positional) throw new Error("--help after -- was taken for help");
+    await expect(positional.command.run(positional.args)).rejects.toThrow(
+      /cannot read cluster file \/nonexistent.json/,
+    );
+  });
+});
+
+describe("the binring process", () => {
+  it("prints the help on stdout, exit 0, nothing on stderr", async () => {
+    const result = await binring(["set", "-h"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toBe(await helpFor(["set", "-h"]));
+  });
+
+  it("refuses an unknown command with one line on stderr, exit 2", async () => {
+    const unknown = await binring(["help", "frobnicate"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stdout).toBe("");
+    expect(unknown.stderr).toBe('binring: unknown command "frobnicate"; run "binring help"\n');
   });
 });
 

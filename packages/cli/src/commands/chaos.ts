@@ -9,7 +9,7 @@
 // the transport that production uses.
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { type ChaosProgress, ChaosRun, type FuzzCounts } from "@binring/chaos";
+import { type ChaosProgress, ChaosRun, DEFAULT_KEYS, type FuzzCounts } from "@binring/chaos";
 import { parseSabotage } from "@binring/client";
 import type { TlsFiles } from "@binring/core";
 import { LocalCluster } from "@binring/launcher";
@@ -81,6 +81,12 @@ export const CHAOS = defineCommand({
       default: "16",
       description: "concurrent clients, each its own BinClient",
     },
+    bins: {
+      type: "string",
+      value: "N",
+      default: String(DEFAULT_KEYS.bins.length),
+      description: "bins the workload spreads over (b0, b1, ...), each with the same keys",
+    },
     out: {
       type: "string",
       value: "DIR",
@@ -109,6 +115,7 @@ export async function chaosCommand(args: string[]): Promise<void> {
   const faultEveryMs = parseDuration("fault-every", values["fault-every"]);
   const seed = values.seed === undefined ? Date.now() % 1_000_000 : parseSeed(values.seed);
   const clients = parsePositiveInt("clients", values.clients);
+  const bins = parsePositiveInt("bins", values.bins);
   const out = resolve(values.out ?? join(".binring", "chaos", `run-${seed}`));
   // The sabotage switch is read here only, and honoured only on a cluster this command started.
   const sabotageText = process.env.BINRING_SABOTAGE || undefined;
@@ -200,6 +207,7 @@ export async function chaosCommand(args: string[]): Promise<void> {
       seed,
       outDir: out,
       processes: clients,
+      keys: { ...DEFAULT_KEYS, bins: Array.from({ length: bins }, (_, i) => `b${i}`) },
       clientOptions: sabotage ? { unsafeSabotage: sabotage } : {},
       fuzz: values.fuzz === true,
       tls,

@@ -1,6 +1,5 @@
 // The data commands: get, set, keys, list-get, list-append, list-remove,
 // list-keys and clock on one bin of the cluster named by --config.
-import { BinClient } from "@binring/client";
 import type { Storage } from "@binring/core";
 import { parseFlags } from "../args.js";
 import { CliError } from "../cli-error.js";
@@ -114,6 +113,8 @@ async function runDataCommand(spec: ReturnType<typeof dataSpec>, command: DataCo
   }
   if (values.bin === undefined)
     throw new CliError(`binring ${spec.name}: --bin is required (any string, "" included)`);
+  // Imported here, not at the top: see commands.ts.
+  const { BinClient } = await import("@binring/client");
   const client = await BinClient.fromConfig(values.config);
   try {
     const result = await command.run(client.bin(values.bin), positionals, {

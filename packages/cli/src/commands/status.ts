@@ -82,7 +82,9 @@ export async function statusCommand(args: string[]): Promise<void> {
           : `status at ${started.toISOString()}\n${block}\n\n`,
       );
     }
-    await sleep(Math.max(0, started.getTime() + intervalMs - Date.now()));
+    // A timer can fire a millisecond before Date.now() reaches its deadline: sleep until it has.
+    const nextAt = started.getTime() + intervalMs;
+    while (Date.now() < nextAt) await sleep(nextAt - Date.now());
   }
 }
 
