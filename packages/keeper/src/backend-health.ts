@@ -83,6 +83,12 @@ export class BackendHealth {
    */
   vouchedIncarnation: string | undefined;
   /**
+   * Taken over and not answered since: the first answer is held to the
+   * incarnation the view vouched for, not to one this keeper heard while it
+   * did not own the backend (a standby hears a restart the view does not know yet).
+   */
+  #justTakenOver = false;
+  /**
    * Its store may hold entries that must never be read: declared dead (or
    * taken over dead) and not ready since, writes were acknowledged without it,
    * tombstones among them may have been swept since, and merging its old
@@ -129,6 +135,7 @@ export class BackendHealth {
       "backend state",
     );
     this.#state = to;
+    if (event === "taken-over") this.#justTakenOver = true;
     if (to === "dead" || (event === "taken-over" && to === "filling")) this.#mustEmpty();
     if (to === "ready") this.#emptyBeforeFill = false;
   }
@@ -159,7 +166,10 @@ export class BackendHealth {
    * holds every acknowledged entry: the owner grants it readiness again.
    */
   answered(reply: ProbeReply, now: number): "rejoined" | "lapsed" | "steady" {
-    const known = this.last?.incarnation ?? this.vouchedIncarnation;
+    const known = this.#justTakenOver
+      ? this.vouchedIncarnation
+      : (this.last?.incarnation ?? this.vouchedIncarnation);
+    this.#justTakenOver = false;
     const restarted = known !== undefined && known !== reply.incarnation;
     // A lapsed lease is granted again only to the incarnation known to hold everything.
     const lapsed = (this.state === "ready" || this.state === "suspect") && !reply.ready;

@@ -24,6 +24,7 @@ function reply(overrides: Partial<ProbeReply> = {}): ProbeReply {
 function readyBackend(now = 0): BackendHealth {
   const health = new BackendHealth("b:1", pino({ level: "silent" }), now);
   health.answered(reply(), now);
+  health.vouchedIncarnation = "a";
   health.apply("taken-over", { to: "ready" });
   health.lastGrantAt = now;
   return health;
@@ -142,6 +143,21 @@ describe("BackendHealth", () => {
     const unknown = takenOver();
     expect(unknown.answered(reply({ incarnation: "a", ready: false }), 1000)).toBe("rejoined");
     expect(unknown.state).toBe("filling");
+  });
+
+  it("taken over after this keeper heard the restarted backend as a standby: still a restart, filled", () => {
+    // A chaos run found this: a keeper back from a restart heard a backend that had just restarted on
+    // an empty store (incarnation b) before it took its slice back; the view still vouched for a.
+    // Comparing with what it heard as a standby, it saw no restart, took the lapsed lease for a
+    // pause and made the empty backend ready: reads then missed acknowledged appends.
+    const health = new BackendHealth("b:4", pino({ level: "silent" }), 0);
+    health.heard(reply({ incarnation: "b", ready: false }), 500);
+    health.vouchedIncarnation = "a";
+    health.apply("taken-over", { to: "ready" });
+    expect(health.answered(reply({ incarnation: "b", ready: false }), 1000)).toBe("rejoined");
+    expect(health.state).toBe("filling");
+    // From then on it is this keeper's own answers that count.
+    expect(health.answered(reply({ incarnation: "b", ready: false }), 2000)).toBe("steady");
   });
 
   it("a backend never heard from dies once an earlier keeper's lease must have lapsed", () => {
