@@ -38,15 +38,6 @@ import { Readiness, type ReadinessState } from "./readiness.js";
 import type { StoreEngine, StoreStats } from "./store-engine.js";
 import { WriteFences } from "./write-fences.js";
 
-export type {
-  BackendState,
-  CallTarget,
-  EmptyResult,
-  HeartbeatCommand,
-  WriteRequest,
-  WriteResult,
-} from "./backend-calls.js";
-
 export interface BackendNodeOptions {
   engine: StoreEngine;
   limits: Limits;

@@ -1,13 +1,12 @@
 // @binring/backend: a gRPC backend over a Redis (or in-memory) store.
-export {
-  BackendNode,
-  type BackendNodeOptions,
-  type BackendState,
-  type CallTarget,
-  type HeartbeatCommand,
-  type WriteRequest,
-  type WriteResult,
-} from "./backend-node.js";
+export type {
+  BackendState,
+  CallTarget,
+  HeartbeatCommand,
+  WriteRequest,
+  WriteResult,
+} from "./backend-calls.js";
+export { BackendNode, type BackendNodeOptions } from "./backend-node.js";
 export { LocalStorage } from "./local-storage.js";
 export { MemoryEngine } from "./memory-engine.js";
 export { REDIS_COMMAND_TIMEOUT_MS } from "./redis-connection.js";

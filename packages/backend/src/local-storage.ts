@@ -1,7 +1,8 @@
 // The Storage contract served in-process by a BackendNode (bin ""), for
 // embedding a store without gRPC and for the conformance suite.
 import type { KeyPattern, Storage } from "@binring/core";
-import type { BackendNode, CallTarget } from "./backend-node.js";
+import type { CallTarget } from "./backend-calls.js";
+import type { BackendNode } from "./backend-node.js";
 
 const LOCAL: CallTarget = { bin: "", epoch: 0n, requireReady: false };
 

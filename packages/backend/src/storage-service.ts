@@ -44,8 +44,9 @@ import {
 } from "@binring/core";
 import type * as grpc from "@grpc/grpc-js";
 import type { Logger } from "pino";
+import type { CallTarget } from "./backend-calls.js";
 import { type BackendMetrics, operationMethod } from "./backend-metrics.js";
-import type { BackendNode, CallTarget } from "./backend-node.js";
+import type { BackendNode } from "./backend-node.js";
 import type { LinkStream, PipeStream } from "./link-stream.js";
 import {
   byBytes,
