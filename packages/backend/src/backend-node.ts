@@ -209,6 +209,11 @@ export class BackendNode {
     return this.clock.peek();
   }
 
+  /** Whether this backend holds the append under `stamp`, or held it until a remove deleted it (write-coordinator.ts). */
+  holdsAppend(bin: string, key: string, value: string, stamp: Stamp): Promise<boolean> {
+    return this.#engine.holdsAppend(bin, key, value, stamp);
+  }
+
   /** The readiness state machine's state, and the ms left on its lease (readiness.ts): for metrics. */
   get readinessState(): ReadinessState {
     return this.#readiness.state;

@@ -96,6 +96,15 @@ export class MemoryEngine implements StoreEngine {
     }
   }
 
+  async holdsAppend(bin: string, key: string, value: string, stamp: Stamp): Promise<boolean> {
+    const encoded = encodeStamp(stamp);
+    const list = this.#bins.get(bin)?.lists.get(key);
+    return (
+      (list?.appends.some(([at, held]) => at === encoded && held === value) ?? false) ||
+      this.#wasRemovedHere(encoded)
+    );
+  }
+
   async claim(writer: string, seq: number): Promise<Stamp | null> {
     const held = this.#writeRecords.get(encodeStamp({ clock: 0n, writer, seq }).slice(16));
     return held && held[1] >= Date.now() ? decodeStamp(held[0]) : null;

@@ -146,6 +146,17 @@ export class RedisEngine implements StoreEngine {
     });
   }
 
+  async holdsAppend(bin: string, key: string, value: string, stamp: Stamp): Promise<boolean> {
+    const encoded = encodeStamp(stamp);
+    const [live, removed] = await this.#connection.call(() =>
+      Promise.all([
+        this.#pipeline.send<string | null>("zscore", `l:${binTag(bin)}${key}`, encoded + value),
+        this.#pipeline.send<number>("exists", `ra:${encoded}`),
+      ]),
+    );
+    return live !== null || removed === 1;
+  }
+
   #applyInChunks(pending: PendingStoreCall[]): void {
     let chunk: PendingStoreCall[] = [];
     let size = 0;

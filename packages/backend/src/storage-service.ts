@@ -99,7 +99,7 @@ export class StorageService {
     links: PeerLinks,
     private readonly metrics?: BackendMetrics,
   ) {
-    this.#coordination = new WriteCoordination(links, (operation) => this.#local(operation));
+    this.#coordination = new WriteCoordination(links, (operation) => this.#local(operation), node);
   }
 
   /**

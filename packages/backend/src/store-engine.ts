@@ -50,6 +50,8 @@ export interface StoreEngine {
    * requested before it (a claim, write-fences.ts).
    */
   claim(writer: string, seq: number): Promise<Stamp | null>;
+  /** Whether the append (bin, key, value) is here under `stamp`, or was until a remove deleted it here. */
+  holdsAppend(bin: string, key: string, value: string, stamp: Stamp): Promise<boolean>;
   getString(bin: string, key: string): Promise<StoredString | null>;
   /** Non-empty string keys of the bin matching the pattern, sorted. */
   keys(bin: string, pattern: KeyPattern): Promise<string[]>;

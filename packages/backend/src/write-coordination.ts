@@ -9,6 +9,7 @@ import type {
   WriteReply__Output,
   WriteRequest__Output,
 } from "@binring/core";
+import type { BackendNode } from "./backend-node.js";
 import type { PeerLinks } from "./peer-links.js";
 
 export class WriteCoordination {
@@ -18,9 +19,11 @@ export class WriteCoordination {
     links: PeerLinks,
     /** Runs one operation on this backend; rejects with its error. */
     local: (operation: Operation) => Promise<OperationResult__Output>,
+    node: BackendNode,
   ) {
     this.#host = {
       local,
+      holdsAppend: (bin, key, value, stamp) => node.holdsAppend(bin, key, value, stamp),
       peers: links,
       time: systemTime,
       newClaimId: () => randomBytes(8).toString("hex"),

@@ -135,6 +135,12 @@ export function parseWriteRequest(request: WriteRequest__Output, now: number): C
 export interface CoordinatorHost {
   /** Runs one operation on this backend itself. */
   local(operation: Operation): Promise<OperationResult__Output>;
+  /**
+   * Whether this backend holds the append (bin, key, value) under `stamp`, or
+   * held it until a remove deleted it (and so counted it): what decides
+   * whether an append a remove overtook elsewhere is stamped again.
+   */
+  holdsAppend(bin: string, key: string, value: string, stamp: Stamp): Promise<boolean>;
   /** The other replicas. */
   peers: ReplicaTransport;
   time: WallTime;
@@ -265,7 +271,15 @@ async function applyEverywhere(
         throw failedAt(error, address, stamp, claim, applied.size);
       }
       applied.set(address, reply);
-      if (reply.superseded && mustRestamp(write.replicas, applied)) {
+      if (!reply.superseded) continue;
+      const self = write.replicas[write.coordinator]!;
+      let again: boolean;
+      try {
+        again = await mustStampAgain(host, write, applied, stamp);
+      } catch (error) {
+        throw failedAt(error, self, stamp, claim, applied.size);
+      }
+      if (again) {
         superseded = true;
         const above = wireToBigint(reply.clock);
         try {
@@ -277,7 +291,7 @@ async function applyEverywhere(
             seq: write.seq,
           };
         } catch (error) {
-          throw failedAt(error, write.replicas[write.coordinator]!, stamp, claim, applied.size);
+          throw failedAt(error, self, stamp, claim, applied.size);
         }
         restamps++;
         applied.clear();
@@ -286,6 +300,26 @@ async function applyEverywhere(
     }
     if (!superseded) return { ...reportedReply(write.replicas, applied)!, restamps };
   }
+}
+
+/**
+ * An append a replica answered `superseded`: stamp it again unless the
+ * counting replica (remove-count.ts) already took it under this stamp. This
+ * attempt may not have reached it yet (it is this coordinator, which applies
+ * after the backups) while an earlier attempt did — under another
+ * coordinator, before a death changed placement — and a remove then counted
+ * it there: restamping would make an append show that a remove reported
+ * removed (a soak saw it). So this coordinator, the counting replica, looks in
+ * its own store.
+ */
+async function mustStampAgain(
+  host: CoordinatorHost,
+  write: CoordinatedWrite,
+  applied: ReadonlyMap<string, WriteReply__Output>,
+  stamp: Stamp,
+): Promise<boolean> {
+  if (!mustRestamp(write.replicas, applied)) return false;
+  return !(await host.holdsAppend(write.bin, write.key, write.value, stamp));
 }
 
 /**

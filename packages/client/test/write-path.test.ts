@@ -211,3 +211,30 @@ describe("a write whose coordinator fails part way", () => {
     for (const replica of [primary, backup1, backup2]) expect(replica.lists.get("k")).toEqual(["v"]);
   });
 });
+
+describe("an append retried under another coordinator, which a remove counted in the earlier attempt", () => {
+  it("is not stamped again where a replica the earlier attempt missed answers superseded", async () => {
+    // A soak found this: the primary coordinated an append onto the stand-in and the first backup
+    // (the second backup was dead in the view), then died; a remove of the value counted it on the
+    // first backup, and reached the second backup, back in the view, before the append did. The
+    // retry, coordinated by the first backup, met "superseded" there and stamped the append again
+    // above the remove: it showed for good, though the remove had reported it removed.
+    fakes = binOnFakes(["10.0.0.1:7000", "10.0.0.2:7000", "10.0.0.3:7000", "10.0.0.4:7000"]);
+    const { bin, primary, backup1, backup2, transport, view } = fakes;
+    const standIn = ["10.0.0.1:7000", "10.0.0.2:7000", "10.0.0.3:7000", "10.0.0.4:7000"]
+      .map((address) => transport.replica(address))
+      .find((replica) => ![primary, backup1, backup2].includes(replica))!;
+    view.publish({ epoch: 1n, dead: [backup2.address] });
+    await view.refresh();
+    primary.diesAfterForwards = 2;
+    primary.onDeath = () => {
+      // The remove, stamped far above the append, counts it on the first backup, deletes it on the
+      // stand-in and reaches the second backup before it.
+      for (const replica of [backup1, standIn, backup2]) replica.tookRemove("k", "v", 1000n);
+      view.publish({ epoch: 2n }, fakes.time.now());
+    };
+    await bin.listAppend("k", "v");
+    for (const replica of [backup1, backup2, standIn]) expect(replica.lists.get("k") ?? []).toEqual([]);
+    expect(transport.callsTo(backup2.address, "listAppend")).toHaveLength(1);
+  });
+});

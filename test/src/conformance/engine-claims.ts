@@ -1,7 +1,9 @@
 // What a store engine remembers for a retried write's claim (HAZARDS.md 20):
 // the largest stamp it applied for each write (writer, seq), however the
 // entry came (a coordinator's forward or a repair's copy), looked up after
-// every apply requested before the claim, and nothing for an append it refused.
+// every apply requested before the claim, and nothing for an append it refused;
+// and whether it holds an append, or held it until a remove deleted it (what
+// decides whether a retried append a remove overtook is stamped again).
 import type { StoreEngine } from "@binring/backend";
 import { type Entry, type EntryKind, ListFullError, newWriterId, type Stamp } from "@binring/core";
 import { expect, it } from "vitest";
@@ -43,5 +45,20 @@ export function itRemembersWritesForClaims(open: () => Promise<StoreEngine>): vo
     const refused = engine.apply([entry("append", { clock: 2n, writer, seq: 2 }, huge)], false, true);
     await expect(refused).rejects.toBeInstanceOf(ListFullError);
     expect(await engine.claim(writer, 2)).toBeNull();
+  });
+
+  it("tells an append it holds, or held until a remove deleted it, from one it never held", async () => {
+    const engine = await open();
+    const writer = newWriterId();
+    const [held, removedAfter, supersededFirst] = [1, 2, 3].map((seq) => ({ clock: 10n, writer, seq }));
+    await engine.apply([entry("append", held!, "a"), entry("append", removedAfter!, "b")]);
+    await engine.apply([entry("remove", { clock: 20n, writer: newWriterId(), seq: 1 }, "b")]);
+    await engine.apply([entry("remove", { clock: 20n, writer: newWriterId(), seq: 2 }, "c")]);
+    await engine.apply([entry("append", supersededFirst!, "c")]);
+    const holds = (stamp: Stamp, value: string) => engine.holdsAppend("claims", "k", value, stamp);
+    expect(await holds(held!, "a")).toBe(true);
+    expect(await holds(removedAfter!, "b")).toBe(true);
+    expect(await holds(supersededFirst!, "c")).toBe(false);
+    expect(await holds({ ...held!, seq: 9 }, "a")).toBe(false);
   });
 }

@@ -63,6 +63,8 @@ export class FakeReplica {
   listsFull = false;
   /** As a write's coordinator, its process dies once it has forwarded this many calls: the client's call fails, of unknown outcome. */
   diesAfterForwards: number | undefined;
+  /** Runs when it dies as a coordinator (diesAfterForwards): what happens elsewhere meanwhile. */
+  onDeath: (() => void) | undefined;
   /** As a write's coordinator, it finishes the write but the client never gets the answer (it times out). */
   losesWriteReplies = false;
   /** A not-ready replica refuses reads that must see every acknowledged write. */
@@ -131,6 +133,11 @@ export class FakeReplica {
     }
     if (operation.listAppend) return this.#append(operation.listAppend);
     throw new Error(`the fake replica does not model ${Object.keys(operation).join(", ")}`);
+  }
+
+  /** The append was applied here under `stamp` (and may have been removed since): backend holdsAppend. */
+  holdsAppend(key: string, _value: string, stamp: Stamp): boolean {
+    return this.#applied.has(`append ${key} ${stamp.clock} ${writeName(stamp)}`);
   }
 
   /** As a backend does (persistent-clock.ts): a clock a writer drew elsewhere may be at most the jump window ahead. */
@@ -255,6 +262,7 @@ export class FakeNetwork {
         const result = await links.execute(to, op);
         if (++forwards === replica.diesAfterForwards) {
           replica.gone = true;
+          replica.onDeath?.();
           die(dead());
         }
         return result;
@@ -265,7 +273,13 @@ export class FakeNetwork {
     const [received] = decodeBatchRequest(encodeBatchRequest({ operations: [operation] })).operations;
     const write = parseWriteRequest(received!.write!, this.time.now());
     const coordinated = coordinateWrite(
-      { local, peers, time: this.time, newClaimId: () => `claim-${++this.#claims}` },
+      {
+        local,
+        holdsAppend: async (_bin, key, value, stamp) => replica.holdsAppend(key, value, stamp),
+        peers,
+        time: this.time,
+        newClaimId: () => `claim-${++this.#claims}`,
+      },
       write,
     ).then((reply): Promise<OperationResult__Output> | OperationResult__Output =>
       // An answer lost on the way: the caller times out.
