@@ -14,9 +14,13 @@ test("npm run bench -- scale placement repair backend --quick writes filled tabl
     expect(run.read(`${name}.md`), name).not.toMatch(/NaN|undefined|Infinity/);
   }
   expect(run.rows("placement.md").find((row) => row.startsWith("| 300 "))).toMatch(/\| \d[\d,]* KiB \|$/);
-  // The fitted split of a backend's CPU: µs per message and per operation, for each operation.
-  for (const operation of ["get", "set", "clock \\(no Redis call\\)"]) {
-    expect(run.read("backend.md")).toMatch(new RegExp(`^\\| ${operation} \\| -?\\d+ \\| -?\\d+ \\|$`, "m"));
+  // The fitted split of a backend's CPU: µs per message and per operation, for each
+  // operation on each transport.
+  for (const operation of ["get", "set", "clock, no Redis call"]) {
+    for (const transport of ["gRPC", "link"]) {
+      const row = `^\\| ${operation} \\(${transport}\\) \\| -?\\d+ \\| -?\\d+ \\|$`;
+      expect(run.read("backend.md")).toMatch(new RegExp(row, "m"));
+    }
   }
   expect(run.rows("repair.md")[0]).toMatch(/^\| 10,000 \| [\d,]+ \| \d+ \| \d+ \| \d+ \|/);
 });
