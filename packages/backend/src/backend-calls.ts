@@ -2,6 +2,7 @@
 // answers them (backend-node.ts), so the gRPC service and in-process callers
 // share one vocabulary.
 import type { EntryKind, Stamp } from "@binring/core";
+import type { KeeperSighting } from "./keeper-sightings.js";
 import type { StoreStats } from "./store-engine.js";
 
 /** Who is calling and under which cluster view. */
@@ -55,6 +56,8 @@ export interface HeartbeatCommand {
   incarnation?: string;
   /** The grant follows a fill: it clears needsFill (a plain renewal does not). */
   filled?: boolean;
+  /** The keeper sending it, whose sighting the backend records (keeper-sightings.ts). */
+  keeper?: string;
 }
 
 export interface BackendState extends StoreStats {
@@ -64,4 +67,6 @@ export interface BackendState extends StoreStats {
   epoch: bigint;
   clock: bigint;
   storeOk: boolean;
+  /** Keepers this backend heard lately, and how long ago. */
+  keepers: KeeperSighting[];
 }

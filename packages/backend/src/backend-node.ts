@@ -33,6 +33,7 @@ import type {
   WriteRequest,
   WriteResult,
 } from "./backend-calls.js";
+import { KeeperSightings } from "./keeper-sightings.js";
 import { PersistentClock } from "./persistent-clock.js";
 import { Readiness, type ReadinessState } from "./readiness.js";
 import type { StoreEngine, StoreStats } from "./store-engine.js";
@@ -68,6 +69,7 @@ export class BackendNode {
   /** The last empty asked for; the next one starts after it settles. */
   #emptyQueue: Promise<unknown> = Promise.resolve();
   readonly #fences: WriteFences;
+  readonly #sightings: KeeperSightings;
 
   constructor(options: BackendNodeOptions) {
     this.#engine = options.engine;
@@ -76,6 +78,7 @@ export class BackendNode {
     this.#readiness = new Readiness(options.ready ?? false, this.#now, options.logger);
     this.clock = new PersistentClock(options.engine);
     this.#fences = new WriteFences(this.#now);
+    this.#sightings = new KeeperSightings(this.#now);
     this.#engine.onReset(() => this.#storeReset());
   }
 
@@ -346,6 +349,7 @@ export class BackendNode {
   async heartbeat(command: HeartbeatCommand): Promise<BackendState> {
     checkEpoch("epoch", command.epoch);
     checkClock("clockFloor", command.clockFloor);
+    if (command.keeper) this.#sightings.heard(command.keeper);
     if (command.epoch > this.#epoch) this.#epoch = command.epoch;
     const forMe =
       !this.#emptying && (command.incarnation === undefined || command.incarnation === this.incarnation);
@@ -371,6 +375,7 @@ export class BackendNode {
       epoch: this.#epoch,
       clock: this.clock.peek(),
       storeOk,
+      keepers: this.#sightings.report(),
       ...stats,
     };
   }

@@ -7,6 +7,8 @@ export type {
   WriteResult,
 } from "./backend-calls.js";
 export { BackendNode, type BackendNodeOptions } from "./backend-node.js";
+export { heartbeatCommandFromWire, heartbeatReplyToWire } from "./heartbeat-wire.js";
+export { type KeeperSighting, MAX_KEEPER_NAME_BYTES, MAX_SIGHTED_KEEPERS } from "./keeper-sightings.js";
 export { LocalStorage } from "./local-storage.js";
 export { MemoryEngine } from "./memory-engine.js";
 export { REDIS_COMMAND_TIMEOUT_MS } from "./redis-connection.js";

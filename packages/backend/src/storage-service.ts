@@ -47,6 +47,7 @@ import type { Logger } from "pino";
 import type { CallTarget } from "./backend-calls.js";
 import { type BackendMetrics, operationMethod } from "./backend-metrics.js";
 import type { BackendNode } from "./backend-node.js";
+import { heartbeatCommandFromWire, heartbeatReplyToWire } from "./heartbeat-wire.js";
 import type { LinkStream, PipeStream } from "./link-stream.js";
 import {
   byBytes,
@@ -151,32 +152,9 @@ export class StorageService {
         const emptied = await this.node.empty(request.incarnation);
         return { bins: String(emptied.bins), incarnation: emptied.incarnation };
       }),
-      Heartbeat: unary(async (request) => {
-        const state = await this.node.heartbeat({
-          epoch: wireToBigint(request.epoch),
-          clockFloor: wireToBigint(request.clockFloor),
-          ready:
-            request.readiness === "READINESS_READY"
-              ? true
-              : request.readiness === "READINESS_NOT_READY"
-                ? false
-                : undefined,
-          leaseMs: Number(wireToBigint(request.leaseMs)),
-          incarnation: request.incarnation || undefined,
-          filled: request.filled,
-        });
-        return {
-          incarnation: state.incarnation,
-          ready: state.ready,
-          epoch: bigintToWire(state.epoch),
-          clock: bigintToWire(state.clock),
-          keys: String(state.keys),
-          lists: String(state.lists),
-          bins: String(state.bins),
-          storeOk: state.storeOk,
-          needsFill: state.needsFill,
-        };
-      }),
+      Heartbeat: unary(async (request) =>
+        heartbeatReplyToWire(await this.node.heartbeat(heartbeatCommandFromWire(request))),
+      ),
     };
     server.addService(
       withTolerantDecoding(loadProtocol().Storage.service),

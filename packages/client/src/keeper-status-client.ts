@@ -34,6 +34,8 @@ export interface KeeperReport {
   /** The keeper answering. */
   self: boolean;
   alive: boolean;
+  /** Alive (backends hear it) but the answering keeper cannot reach it. */
+  cutOff: boolean;
   /** The backends it owns, sorted. */
   slice: string[];
   /** Backends whose repair or fill it runs or has queued. */
@@ -136,10 +138,11 @@ export function keeperStatusFromWire(reply: StatusReply__Output): KeeperStatus {
     address: reply.address,
     epoch: wireToBigint(reply.epoch).toString(),
     beatsSent: Number(reply.beatsSent),
-    keepers: reply.keepers.map(({ address, self, alive, slice, working }) => ({
+    keepers: reply.keepers.map(({ address, self, alive, cutOff, slice, working }) => ({
       address,
       self,
       alive,
+      cutOff,
       slice,
       working,
     })),

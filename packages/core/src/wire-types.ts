@@ -26,6 +26,7 @@ export type * from "./generated/binring/v1/HeartbeatRequest.js";
 export type * from "./generated/binring/v1/Keeper.js";
 export type * from "./generated/binring/v1/KeeperBeat.js";
 export type * from "./generated/binring/v1/KeeperPeer.js";
+export type * from "./generated/binring/v1/KeeperSighting.js";
 export type * from "./generated/binring/v1/KeysReply.js";
 export type * from "./generated/binring/v1/LeaseGrant.js";
 export type * from "./generated/binring/v1/ListGetReply.js";

@@ -3,6 +3,12 @@
 // slice, the work it has in hand, its largest clock, the leases it renewed.
 // From that, which keepers are live and which backends this keeper owns now.
 // Pure: time is passed in, so takeover is unit-tested on a fake clock.
+//
+// A peer is live while it is heard directly or a backend reports hearing its
+// heartbeats (every keeper probes every backend). A keeper cut off from the
+// other keepers but not from the backends therefore keeps its slice, and no
+// other keeper takes it over while it still acts on it; its peers' fences and
+// lease witnesses wait for it instead (unavailable, never two owners).
 import type { KeeperRing } from "./keeper-ring.js";
 
 /** The parts of a peer's beat that decide ownership, clocks and leases. */
@@ -24,6 +30,8 @@ interface Peer {
   heardAt: number;
   /** Its last beat; undefined until one came since this keeper started (or stalled). */
   beat: PeerBeat | undefined;
+  /** When a backend last heard its heartbeat, as the backend reported it. */
+  sightedAt: number;
 }
 
 export class KeeperPeers {
@@ -41,7 +49,8 @@ export class KeeperPeers {
     now: number,
   ) {
     for (const keeper of keepers)
-      if (keeper !== self) this.#peers.set(keeper, { heardAt: now, beat: undefined });
+      if (keeper !== self)
+        this.#peers.set(keeper, { heardAt: now, beat: undefined, sightedAt: Number.NEGATIVE_INFINITY });
   }
 
   get addresses(): string[] {
@@ -63,10 +72,22 @@ export class KeeperPeers {
     return restarted;
   }
 
+  /** A backend reported hearing `keeper` at `at` (this keeper's clock). */
+  sighted(keeper: string, at: number): void {
+    const peer = this.#peers.get(keeper);
+    if (peer) peer.sightedAt = Math.max(peer.sightedAt, at);
+  }
+
   isLive(keeper: string, now: number): boolean {
     if (keeper === this.self) return true;
     const peer = this.#peers.get(keeper);
-    return peer !== undefined && now - peer.heardAt <= this.deadAfterMs;
+    return peer !== undefined && now - Math.max(peer.heardAt, peer.sightedAt) <= this.deadAfterMs;
+  }
+
+  /** Live, but not heard directly for longer than a dead one would be: cut off from this keeper. */
+  isCutOff(keeper: string, now: number): boolean {
+    const peer = this.#peers.get(keeper);
+    return peer !== undefined && this.isLive(keeper, now) && now - peer.heardAt > this.deadAfterMs;
   }
 
   livePeers(now: number): string[] {

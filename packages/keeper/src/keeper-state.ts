@@ -80,11 +80,21 @@ export class KeeperState {
     return this.ring.replicasFor(KEEPER_LOG_BIN, (id) => live.has(id) && this.healthOf(id).misses === 0);
   }
 
-  /** A heartbeat to a backend, carrying this keeper's epoch. */
-  heartbeat(address: string, request: HeartbeatRequest, timeoutMs = this.timing.probeTimeoutMs) {
-    return this.ports
+  /**
+   * A heartbeat to a backend, carrying this keeper's epoch and name. The
+   * backend's answer says which keepers it heard lately: a peer this keeper
+   * cannot reach but a backend hears is alive (keeper-peers.ts).
+   */
+  async heartbeat(address: string, request: HeartbeatRequest, timeoutMs = this.timing.probeTimeoutMs) {
+    const sentAt = this.clock.now();
+    const reply = await this.ports
       .backend(address)
-      .heartbeat({ epoch: bigintToWire(this.view.epoch), ...request }, timeoutMs);
+      .heartbeat({ epoch: bigintToWire(this.view.epoch), keeper: this.self, ...request }, timeoutMs);
+    for (const sighting of reply.keepers) {
+      // Heard at least ageMs before the backend answered, which was after sentAt.
+      this.peers.sighted(sighting.keeper, sentAt - Number(sighting.ageMs));
+    }
+    return reply;
   }
 
   /** Copies one task under the current epoch; resolves true when every source was copied completely. */

@@ -29,10 +29,11 @@ export function statusToWire(status: KeeperStatus): StatusReply {
     address: status.address,
     epoch: status.epoch,
     beatsSent: status.beatsSent,
-    keepers: status.keepers.map(({ address, self, alive, slice, working }) => ({
+    keepers: status.keepers.map(({ address, self, alive, cutOff, slice, working }) => ({
       address,
       self,
       alive,
+      cutOff,
       slice,
       working,
     })),

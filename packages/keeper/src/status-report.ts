@@ -44,6 +44,7 @@ export function statusReport({
       address,
       self: address === state.self,
       alive: peers.isLive(address, now),
+      cutOff: peers.isCutOff(address, now),
       slice: sliceOf(address).sort(),
       working: address === state.self ? working : [...(peers.beatOf(address)?.working ?? [])],
     })),

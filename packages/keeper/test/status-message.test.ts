@@ -13,8 +13,16 @@ const REPORT: KeeperStatus = {
   epoch: "4611686018427387903",
   beatsSent: 42,
   keepers: [
-    { address: "127.0.0.1:7000", self: true, alive: true, slice: ["b0", "b1"], working: ["b1"] },
-    { address: "127.0.0.1:7001", self: false, alive: false, slice: [], working: [] },
+    {
+      address: "127.0.0.1:7000",
+      self: true,
+      alive: true,
+      cutOff: false,
+      slice: ["b0", "b1"],
+      working: ["b1"],
+    },
+    { address: "127.0.0.1:7001", self: false, alive: false, cutOff: false, slice: [], working: [] },
+    { address: "127.0.0.1:7002", self: false, alive: true, cutOff: true, slice: ["b2"], working: [] },
   ],
   backends: [
     {

@@ -109,6 +109,17 @@ describe("malformed requests", () => {
     ).rejects.toThrow(/entries\[0\]\.stamp\.writer/);
     await expectIntact();
   });
+
+  it("takes a heartbeat's keeper name up to 255 bytes and reports it heard; refuses a longer one", async () => {
+    const longest = `k${"é".repeat(127)}`;
+    const reply = await channel.heartbeat({ keeper: longest });
+    // Heard in this very call: its age is the time the call took to answer.
+    expect(Number(reply.keepers.find((sighting) => sighting.keeper === longest)?.ageMs)).toBeLessThan(1000);
+    await expect(channel.heartbeat({ keeper: `${longest}x` })).rejects.toThrow(
+      /keeper name of 256 bytes is longer than 255/,
+    );
+    await expectIntact();
+  });
 });
 
 describe("garbage on the wire", () => {

@@ -115,7 +115,7 @@ function render(status: KeeperStatus): string {
   for (const k of status.keepers) {
     keepers.push([
       `${k.address}${k.self ? " (answering)" : ""}`,
-      k.alive ? "yes" : "no",
+      k.cutOff ? "yes, cut off from this keeper" : k.alive ? "yes" : "no",
       k.slice.length === 0 ? "-" : k.slice.join(" "),
       k.working.length === 0 ? "-" : k.working.join(" "),
     ]);

@@ -19,6 +19,7 @@ import type { GetReply as _binring_v1_GetReply, GetReply__Output as _binring_v1_
 import type { GetRequest as _binring_v1_GetRequest, GetRequest__Output as _binring_v1_GetRequest__Output } from './binring/v1/GetRequest.js';
 import type { HeartbeatReply as _binring_v1_HeartbeatReply, HeartbeatReply__Output as _binring_v1_HeartbeatReply__Output } from './binring/v1/HeartbeatReply.js';
 import type { HeartbeatRequest as _binring_v1_HeartbeatRequest, HeartbeatRequest__Output as _binring_v1_HeartbeatRequest__Output } from './binring/v1/HeartbeatRequest.js';
+import type { KeeperSighting as _binring_v1_KeeperSighting, KeeperSighting__Output as _binring_v1_KeeperSighting__Output } from './binring/v1/KeeperSighting.js';
 import type { KeysReply as _binring_v1_KeysReply, KeysReply__Output as _binring_v1_KeysReply__Output } from './binring/v1/KeysReply.js';
 import type { ListGetReply as _binring_v1_ListGetReply, ListGetReply__Output as _binring_v1_ListGetReply__Output } from './binring/v1/ListGetReply.js';
 import type { ListGetRequest as _binring_v1_ListGetRequest, ListGetRequest__Output as _binring_v1_ListGetRequest__Output } from './binring/v1/ListGetRequest.js';
@@ -63,6 +64,7 @@ export interface ProtoGrpcType {
       GetRequest: MessageTypeDefinition<_binring_v1_GetRequest, _binring_v1_GetRequest__Output>
       HeartbeatReply: MessageTypeDefinition<_binring_v1_HeartbeatReply, _binring_v1_HeartbeatReply__Output>
       HeartbeatRequest: MessageTypeDefinition<_binring_v1_HeartbeatRequest, _binring_v1_HeartbeatRequest__Output>
+      KeeperSighting: MessageTypeDefinition<_binring_v1_KeeperSighting, _binring_v1_KeeperSighting__Output>
       KeysReply: MessageTypeDefinition<_binring_v1_KeysReply, _binring_v1_KeysReply__Output>
       ListGetReply: MessageTypeDefinition<_binring_v1_ListGetReply, _binring_v1_ListGetReply__Output>
       ListGetRequest: MessageTypeDefinition<_binring_v1_ListGetRequest, _binring_v1_ListGetRequest__Output>

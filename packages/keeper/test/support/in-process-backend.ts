@@ -3,9 +3,8 @@
 // refused at once, as a closed port), hung (a paused process: callers time
 // out on the fake clock, and the calls queued meanwhile run when it resumes,
 // late), and restart (a new process over an empty or the same store).
-import { BackendNode, MemoryEngine } from "@binring/backend";
+import { BackendNode, heartbeatCommandFromWire, heartbeatReplyToWire, MemoryEngine } from "@binring/backend";
 import {
-  bigintToWire,
   DEFAULT_LIMITS,
   type Entry,
   type HeartbeatReply__Output,
@@ -13,7 +12,6 @@ import {
   type RingRange,
   TimeoutError,
   UnavailableError,
-  wireToBigint,
 } from "@binring/core";
 import type { BackendPort } from "../../src/keeper-ports.js";
 import type { FakeClock } from "./fake-clock.js";
@@ -55,30 +53,7 @@ export class InProcessBackend implements BackendPort {
   heartbeat(request: HeartbeatRequest, timeoutMs: number): Promise<HeartbeatReply__Output> {
     return this.#call("heartbeat", request, timeoutMs, async () => {
       this.heartbeats.push(request);
-      const state = await this.node.heartbeat({
-        epoch: wireToBigint(String(request.epoch ?? 0)),
-        clockFloor: wireToBigint(String(request.clockFloor ?? 0)),
-        ready:
-          request.readiness === "READINESS_READY"
-            ? true
-            : request.readiness === "READINESS_NOT_READY"
-              ? false
-              : undefined,
-        leaseMs: Number(request.leaseMs ?? 0),
-        incarnation: request.incarnation || undefined,
-        filled: request.filled ?? false,
-      });
-      return {
-        incarnation: state.incarnation,
-        ready: state.ready,
-        epoch: bigintToWire(state.epoch),
-        clock: bigintToWire(state.clock),
-        keys: String(state.keys),
-        lists: String(state.lists),
-        bins: String(state.bins),
-        storeOk: state.storeOk,
-        needsFill: state.needsFill,
-      };
+      return heartbeatReplyToWire(await this.node.heartbeat(heartbeatCommandFromWire(request)));
     });
   }
 

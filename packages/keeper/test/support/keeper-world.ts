@@ -1,7 +1,8 @@
 // A whole cluster in one process on a fake clock: real keepers (Keeper with
 // in-process ports), real backend logic (InProcessBackend), beats delivered
-// by direct calls. A keeper can be silenced (its process gone or cut off:
-// beats to and from it fail) and started again as a new process.
+// by direct calls. A keeper can be silenced (its process gone: beats to and
+// from it fail, and it probes no backend) and started again as a new process,
+// or cut off from the other keepers only (beats fail; it still probes).
 import { type KeeperBeat__Output, newWriterId } from "@binring/core";
 import { Keeper } from "../../src/keeper.js";
 import type { KeeperTiming } from "../../src/keeper-options.js";
@@ -15,6 +16,8 @@ export class KeeperWorld {
   readonly keeperAddresses: string[];
   readonly #keepers: (Keeper | undefined)[];
   readonly #writer = newWriterId();
+  /** Keepers cut off from the other keepers (not from the backends). */
+  readonly #cutOff = new Set<number>();
   #seq = 0;
 
   constructor(
@@ -65,6 +68,15 @@ export class KeeperWorld {
   async stopKeeper(index: number): Promise<void> {
     await this.keeper(index).stop();
     this.#keepers[index] = undefined;
+  }
+
+  /** Keeper `index` is cut off from the other keepers, not from the backends: beats fail both ways. */
+  cutOff(index: number): void {
+    this.#cutOff.add(index);
+  }
+
+  heal(index: number): void {
+    this.#cutOff.delete(index);
   }
 
   startAll(): void {
@@ -145,8 +157,10 @@ export class KeeperWorld {
       backend: (address) => this.backend(address),
       peer: (address) => ({
         beat: async (beat) => {
-          const to = this.#keepers[this.keeperAddresses.indexOf(address)];
-          if (!this.#keepers[index] || !to) throw new Error(`keeper ${address} does not answer`);
+          const toIndex = this.keeperAddresses.indexOf(address);
+          const to = this.#keepers[toIndex];
+          if (!this.#keepers[index] || !to || this.#cutOff.has(index) || this.#cutOff.has(toIndex))
+            throw new Error(`keeper ${address} does not answer`);
           return to.onBeat(beat as KeeperBeat__Output) as KeeperBeat__Output;
         },
       }),

@@ -1,5 +1,6 @@
 // Original file: packages/core/proto/binring/v1/storage.proto
 
+import type { KeeperSighting as _binring_v1_KeeperSighting, KeeperSighting__Output as _binring_v1_KeeperSighting__Output } from '../../binring/v1/KeeperSighting.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface HeartbeatReply {
@@ -22,6 +23,10 @@ export interface HeartbeatReply {
    * have skipped this backend, so it must be refilled before it is ready again
    */
   'needsFill'?: (boolean);
+  /**
+   * every keeper heard within the last minute (at most 64, the most recent)
+   */
+  'keepers'?: (_binring_v1_KeeperSighting)[];
 }
 
 export interface HeartbeatReply__Output {
@@ -44,4 +49,8 @@ export interface HeartbeatReply__Output {
    * have skipped this backend, so it must be refilled before it is ready again
    */
   'needsFill': (boolean);
+  /**
+   * every keeper heard within the last minute (at most 64, the most recent)
+   */
+  'keepers': (_binring_v1_KeeperSighting__Output)[];
 }

@@ -29,6 +29,12 @@ export interface HeartbeatRequest {
    * READY after a fill: clears needs_fill. A plain renewal does not.
    */
   'filled'?: (boolean);
+  /**
+   * The keeper sending it, as the cluster file names it (at most 255 bytes;
+   * empty: not a keeper's). The backend reports when it last heard each one
+   * (HeartbeatReply.keepers).
+   */
+  'keeper'?: (string);
 }
 
 export interface HeartbeatRequest__Output {
@@ -57,4 +63,10 @@ export interface HeartbeatRequest__Output {
    * READY after a fill: clears needs_fill. A plain renewal does not.
    */
   'filled': (boolean);
+  /**
+   * The keeper sending it, as the cluster file names it (at most 255 bytes;
+   * empty: not a keeper's). The backend reports when it last heard each one
+   * (HeartbeatReply.keepers).
+   */
+  'keeper': (string);
 }

@@ -16,6 +16,12 @@ export interface StatusKeeper {
    * backends whose repair or fill it runs or has queued
    */
   'working'?: (string)[];
+  /**
+   * alive (backends hear its heartbeats) but the answering keeper cannot
+   * reach it: a partition between keepers. Each keeps its own slice; repairs
+   * wait for the two to hear each other again.
+   */
+  'cutOff'?: (boolean);
 }
 
 export interface StatusKeeper__Output {
@@ -33,4 +39,10 @@ export interface StatusKeeper__Output {
    * backends whose repair or fill it runs or has queued
    */
   'working': (string)[];
+  /**
+   * alive (backends hear its heartbeats) but the answering keeper cannot
+   * reach it: a partition between keepers. Each keeps its own slice; repairs
+   * wait for the two to hear each other again.
+   */
+  'cutOff': (boolean);
 }
