@@ -238,7 +238,10 @@ export class ChaosRun {
               down.has(i) || !health.caughtUp.includes(address) ? [i] : [],
             ),
           ),
-          settled: isSettled(health, control.backends, this.#downAddresses()),
+          // A keeper back from a partition may still be spreading stale verdicts (network-schedule.ts).
+          settled:
+            isSettled(health, control.backends, this.#downAddresses()) &&
+            !this.#network?.holdsBackendFaults(),
           kinds: this.#options.faults,
           injected: this.#network?.injected,
         },

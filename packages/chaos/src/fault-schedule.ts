@@ -80,7 +80,14 @@ export function nextFault(
   const keeperFaults = liveKeepers.length > 1;
   const kinds = state.kinds ?? new Set<FaultKind>(["process"]);
   const processes = kinds.has("process");
-  const network = networkChoices({ healthy, room, settled: state.settled, liveKeepers, kinds });
+  const network = networkChoices({
+    healthy,
+    impaired: state.impairedBackends.size,
+    room,
+    settled: state.settled,
+    liveKeepers,
+    kinds,
+  });
   const uncovered = network.filter(([action, weight]) => weight > 0 && !state.injected?.has(action));
   const choices: [PlannedFault["action"] | "double-kill", number][] =
     uncovered.length > 0

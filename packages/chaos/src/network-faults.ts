@@ -5,12 +5,26 @@
 
 import type { FaultRecorder } from "./history.js";
 import type { NetworkControl, NetworkNode, Undo } from "./network-control.js";
-import { type NetworkAction, networkImpairs, type PlannedNetworkFault } from "./network-schedule.js";
+import {
+  holdsBackendFaults,
+  type NetworkAction,
+  networkImpairs,
+  type PlannedNetworkFault,
+} from "./network-schedule.js";
+
+/**
+ * After a keeper cut from its peers is back, how long its stale verdicts may
+ * take to reach the others (a few peer beats), during which the cluster can
+ * still look settled.
+ */
+const KEEPER_REJOIN_MS = 3000;
 
 interface ActiveFault {
   /** The history's name for it, e.g. "keeper-0->backend-3". */
   target: string;
   action: NetworkAction;
+  /** It cuts a keeper from the others (network-schedule.ts holdsBackendFaults). */
+  holds: boolean;
   impairs: ReturnType<typeof networkImpairs>;
   /** Undoes what has been applied so far; emptied as each succeeds. */
   undo: Undo[];
@@ -22,6 +36,8 @@ export class NetworkFaults {
   /** Its key -> the fault in force, until its reconnect has succeeded. */
   readonly #active = new Map<string, ActiveFault>();
   #count = 0;
+  /** When the last fault that cut a keeper from its peers was healed (performance.now()). */
+  #keeperBackAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly control: NetworkControl,
@@ -39,7 +55,13 @@ export class NetworkFaults {
   async inject(fault: PlannedNetworkFault): Promise<string> {
     const key = `network-${++this.#count}`;
     const { target, detail } = describe(fault);
-    const active: ActiveFault = { target, action: fault.action, impairs: networkImpairs(fault), undo: [] };
+    const active: ActiveFault = {
+      target,
+      action: fault.action,
+      holds: holdsBackendFaults(fault),
+      impairs: networkImpairs(fault),
+      undo: [],
+    };
     // In force (and impairing) from before its first rule, so a failure halfway still heals what was applied.
     this.#active.set(key, active);
     this.injected.add(fault.action);
@@ -75,12 +97,19 @@ export class NetworkFaults {
       }),
     );
     this.#active.delete(key);
+    if (active.holds) this.#keeperBackAt = performance.now();
     this.record("reconnect", active.target);
   }
 
   /** Heals every fault still in force. */
   async healAll(): Promise<void> {
     for (const key of [...this.#active.keys()]) await this.heal(key);
+  }
+
+  /** A keeper is cut from its peers, or was until moments ago: no backend fault may be injected. */
+  holdsBackendFaults(): boolean {
+    const holding = [...this.#active.values()].some(({ holds }) => holds);
+    return holding || performance.now() - this.#keeperBackAt < KEEPER_REJOIN_MS;
   }
 
   impairedBackends(): Set<number> {

@@ -11,6 +11,13 @@
 // - the clients cut from 1 or 2 backends that the keepers still see ready;
 // - a one-way cut between two processes, a backend at least one of them;
 // - a slow, lossy link between two of clients, backends and keepers.
+// A keeper cut from the other keepers runs on with the view it had: cut from
+// everything, it takes every backend for silent and declares up to two dead
+// (as many as it thinks the model allows), and once it is back those stale
+// verdicts reach the others, which empty and refill those backends. So a
+// keeper is partitioned only in a settled cluster with no backend impaired,
+// and no backend fault follows until it is back and the cluster has settled
+// again (holdsBackendFaults): its two never add to another two.
 // Keepers cut or slowed between themselves while both reach the backends
 // would each act on the same backends (ARCHITECTURE.md, "The failure model"):
 // that is "keeper-partition", drawn only when the run asks for it.
@@ -40,6 +47,8 @@ export type NetworkAction = PlannedNetworkFault["action"];
 export interface NetworkScheduleInput {
   /** Backends that can take a fault: not impaired. */
   healthy: readonly number[];
+  /** How many backends are impaired now. */
+  impaired: number;
   /** How many more backends may be impaired. */
   room: number;
   settled: boolean;
@@ -63,10 +72,12 @@ export function networkChoices(input: NetworkScheduleInput): NetworkChoice[] {
   const keeperPartition = input.kinds.has("keeper-partition");
   const backendOk = input.settled && input.room > 0 && input.healthy.length > 0;
   const keeperOk = input.liveKeepers.length > 1;
-  const partitionTargets: NetworkNode[] = [
-    ...(backendOk ? input.healthy.map((i) => backend(i)) : []),
-    ...(keeperOk ? input.liveKeepers.map((i) => keeper(i)) : []),
+  const keeperCutOk = keeperOk && input.settled && input.impaired === 0;
+  const partitionTargets: [NetworkNode[], number][] = [
+    [input.healthy.map((i) => backend(i)), backendOk ? 2 : 0],
+    [input.liveKeepers.map((i) => keeper(i)), keeperCutOk ? 1 : 0],
   ];
+  const partitionWeight = partitionTargets.reduce((sum, [, weight]) => sum + weight, 0);
   const oneWay = pairs(input, false, keeperPartition).flatMap(([a, b]) => [
     [a, b],
     [b, a],
@@ -75,8 +86,12 @@ export function networkChoices(input: NetworkScheduleInput): NetworkChoice[] {
   const choices: NetworkChoice[] = [
     [
       "partition",
-      network && partitionTargets.length > 0 ? 3 : 0,
-      (random, downMs) => ({ action: "partition", target: random.pick(partitionTargets), downMs }),
+      network ? partitionWeight : 0,
+      (random, downMs) => ({
+        action: "partition",
+        target: random.pick(random.weighted(partitionTargets)),
+        downMs,
+      }),
     ],
     [
       "cut-clients",
@@ -109,7 +124,7 @@ export function networkChoices(input: NetworkScheduleInput): NetworkChoice[] {
     ],
     [
       "partition-keepers",
-      keeperPartition && keeperOk ? 2 : 0,
+      keeperPartition && keeperCutOk ? 2 : 0,
       (random, downMs) => ({ action: "partition-keepers", target: random.pick(input.liveKeepers), downMs }),
     ],
   ];
@@ -138,6 +153,14 @@ export function networkImpairs(fault: PlannedNetworkFault): {
     keepers: fromKeepers ? keepers : [],
     cutOff: fault.action === "partition" ? backends : [],
   };
+}
+
+/**
+ * Whether a fault cuts a keeper from the other keepers: until it is back and
+ * its stale verdicts have settled, no backend fault may add to them.
+ */
+export function holdsBackendFaults(fault: PlannedNetworkFault): boolean {
+  return networkImpairs(fault).keepers.length > 0;
 }
 
 /** The nodes a network fault touches. */
@@ -180,7 +203,11 @@ function pairs(
       const backends = indices(pair, "backend").length;
       const keepers = indices(pair, "keeper").length;
       if (backends > input.room) continue;
-      if (keepers === 2 && (!keeperPairs || input.liveKeepers.length < 3)) continue;
+      if (
+        keepers === 2 &&
+        (!keeperPairs || input.liveKeepers.length < 3 || !input.settled || input.impaired > 0)
+      )
+        continue;
       // A link that touches no backend and no two keepers (clients and a keeper) breaks nothing in the cluster.
       if (backends === 0 && keepers < 2) continue;
       result.push([a, b]);

@@ -1,6 +1,7 @@
 // Network faults stay inside the failure model whatever the state and the
 // seed: the backends they touch never make more than 2 impaired, only a
-// settled cluster gets one, a keeper is partitioned only while another runs,
+// settled cluster gets one, a keeper is partitioned only while another runs
+// and no backend is impaired,
 // keepers are never cut from each other unless the run asks for it; each kind
 // comes first until it has been injected; and a run without network faults
 // draws exactly what it drew before they existed.
@@ -14,6 +15,7 @@ import {
 import {
   type FaultKind,
   faultNodes,
+  holdsBackendFaults,
   type NetworkAction,
   networkImpairs,
   type PlannedNetworkFault,
@@ -88,6 +90,11 @@ describe("network faults in the schedule", () => {
           }
           for (const i of backends) expect(s.impairedBackends.has(i)).toBe(false);
           for (const i of keepers) expect(s.impairedKeepers.has(i)).toBe(false);
+          // A keeper cut from its peers comes back with stale verdicts: only into a settled, whole cluster.
+          if (holdsBackendFaults(fault)) {
+            expect(s.settled).toBe(true);
+            expect(s.impairedBackends.size).toBe(0);
+          }
           // A keeper stays live and unimpaired besides those the fault touches.
           if (keepers.length > 0)
             expect(s.keepers - s.impairedKeepers.size - keepers.length).toBeGreaterThan(0);
