@@ -10,7 +10,10 @@
 // Needs root (ip netns add). The names derive from the cluster's directory:
 // a run that finds the names of a crashed earlier run on the same directory
 // removes those first (and kills what still runs in their namespaces);
-// remove(), or this process's exit, removes them again.
+// remove(), or this process's exit, removes them again — unless a later run
+// on the same directory has since taken the names over (its bridge is not
+// this one's), which is then left to it. One run per directory at a time.
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { resolve } from "node:path";
 import type { NetworkControl, NetworkNode } from "@binring/chaos";
@@ -38,6 +41,8 @@ process.on("exit", () => {
 export class ClusterNetwork {
   readonly #logger: Logger;
   readonly #control: TrafficControl;
+  /** The bridge's interface index once created: another index under its name means another run took the names over. */
+  #bridgeIndex: number | undefined;
 
   private constructor(
     /** Every name starts with it: "bnr" and 6 hex digits of the directory's hash (interface names have 15 characters at most). */
@@ -80,7 +85,8 @@ export class ClusterNetwork {
     try {
       await network.#build(nodes);
     } catch (error) {
-      await network.remove();
+      live.delete(network);
+      await removeLeftovers(prefix, logger, false);
       throw error;
     }
     logger.info(
@@ -112,7 +118,7 @@ export class ClusterNetwork {
 
   /** Removes the namespaces (killing what still runs in them), the veths and the bridge. */
   async remove(): Promise<void> {
-    if (!live.delete(this)) return;
+    if (!live.delete(this) || !this.#stillOurs()) return;
     await removeLeftovers(this.prefix, this.#logger, false);
     this.#logger.info({ prefix: this.prefix }, "cluster network removed");
   }
@@ -120,12 +126,23 @@ export class ClusterNetwork {
   /** remove(), blocking: for an exit handler. */
   removeNow(): void {
     live.delete(this);
+    if (!this.#stillOurs()) return;
     iprouteSync(
       "ip",
       ["-force"],
       [...this.endpoints.values()].flatMap(({ netns }) => (netns ? [`netns del ${netns}`] : [])),
     );
     iprouteSync("ip", ["-force"], [`link del ${this.prefix}c`, `link del ${this.prefix}`]);
+  }
+
+  /** Whether the bridge under this network's name is still the one it created. */
+  #stillOurs(): boolean {
+    if (bridgeIndex(this.prefix) === this.#bridgeIndex) return true;
+    this.#logger.warn(
+      { prefix: this.prefix },
+      "cluster network taken over by a later run on the same directory; left to it",
+    );
+    return false;
   }
 
   async #build(nodes: NetworkNode[]): Promise<void> {
@@ -156,6 +173,7 @@ export class ClusterNetwork {
         }),
       ],
     );
+    this.#bridgeIndex = bridgeIndex(bridge);
     await Promise.all(
       nodes.map((node) => {
         const { netns, address, device } = this.#endpoint(node);
@@ -174,6 +192,18 @@ export class ClusterNetwork {
     const endpoint = this.endpoints.get(node);
     if (!endpoint) throw new Error(`${node} is not in this cluster network`);
     return endpoint;
+  }
+}
+
+/** The interface index of the bridge named `name`, or undefined when there is none. Blocking: exit handlers use it. */
+function bridgeIndex(name: string): number | undefined {
+  try {
+    const output = execFileSync("ip", ["-j", "link", "show", "dev", name], {
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    return (JSON.parse(output.toString()) as { ifindex: number }[])[0]?.ifindex;
+  } catch {
+    return undefined;
   }
 }
 

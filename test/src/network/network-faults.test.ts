@@ -5,7 +5,8 @@
 // to the keepers; a one-way cut drops one direction only; a slow link slows
 // exactly that link; keepers cut from each other take each other for dead
 // while both still reach the backends. And the network's names are cleaned
-// up: a run on the same directory removes a crashed run's leftovers first.
+// up: a run on the same directory removes a crashed run's leftovers first,
+// and the earlier run's own cleanup then leaves them alone.
 import { execFile, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { connect } from "node:net";
@@ -269,6 +270,9 @@ it("a network on the same directory first removes what a crashed run left, proce
   const again = await ClusterNetwork.create({ dir, backends: 1, keepers: 0 });
   expect(again.prefix).toBe(crashed.prefix);
   await exited;
+  // Had the earlier run lived on, its cleanup leaves the names to the run that took them over.
+  await crashed.remove();
+  expect((await run("ip", ["netns", "list"])).stdout).toContain(again.namespace("backend-0"));
   await again.remove();
   const { stdout: namespaces } = await run("ip", ["netns", "list"]);
   const { stdout: links } = await run("ip", ["-o", "link", "show"]);
