@@ -11,13 +11,18 @@ import { join } from "node:path";
 import type { BinClientOptions } from "@binring/client";
 import type { TlsFiles } from "@binring/core";
 import { type Logger, pino } from "pino";
-import type { BackendKill, ClusterControl } from "./cluster-control.js";
+import type { ClusterControl } from "./cluster-control.js";
 import { nextFault, type PlannedFault } from "./fault-schedule.js";
 import { readFinalState } from "./final-reads.js";
 import { type FuzzCounts, Fuzzer } from "./fuzzer.js";
 import { type FaultAction, HistoryWriter } from "./history.js";
 import { type ClusterHealth, isReady, isSettled, readClusterHealth } from "./keeper-status.js";
+import type { NetworkNode } from "./network-control.js";
+import { NetworkFaults } from "./network-faults.js";
+import type { FaultKind } from "./network-schedule.js";
+import { ProcessFaults } from "./process-faults.js";
 import { Random } from "./random.js";
+import { Recoveries } from "./recoveries.js";
 import { Workload, type WorkloadCounts, type WorkloadKeys } from "./workload.js";
 
 export interface ChaosOptions {
@@ -29,6 +34,11 @@ export interface ChaosOptions {
   durationMs: number;
   /** Mean time between faults. @default 5000 */
   faultEveryMs?: number;
+  /**
+   * Which faults to inject: network ones need `control.network` (processes
+   * in namespaces of their own). @default process faults only
+   */
+  faults?: ReadonlySet<FaultKind>;
   seed: number;
   /** Where history.jsonl is written. */
   outDir: string;
@@ -56,6 +66,8 @@ export interface ChaosProgress {
   durationMs: number;
   counts: WorkloadCounts;
   faults: number;
+  /** How many of `faults` were network faults. */
+  networkFaults: number;
   /** Calls the fuzzer made, when it runs. */
   fuzz?: FuzzCounts;
   /** Impaired processes, e.g. "backend-2 (killed)". */
@@ -66,6 +78,8 @@ export interface ChaosResult {
   historyPath: string;
   counts: WorkloadCounts;
   faults: number;
+  /** How many of `faults` were network faults. */
+  networkFaults: number;
   /** Calls the fuzzer made, when it ran. */
   fuzz?: FuzzCounts;
   /** From the end of the chaos phase until every backend was ready again. */
@@ -79,12 +93,8 @@ export const DEFAULT_KEYS: WorkloadKeys = {
 };
 
 const PROGRESS_EVERY_MS = 5000;
-/** A restart that failed (a loaded machine can take longer than the start timeout) is tried again after this. */
-const RECOVERY_RETRY_MS = 1000;
 const HEALTH_POLL_MS = 200;
 const CRASH_CHECK_MS = 1000;
-
-type Down = "killed" | "paused";
 
 export class ChaosRun {
   readonly #options: ChaosOptions;
@@ -93,14 +103,12 @@ export class ChaosRun {
   readonly #random: Random;
   readonly #workload: Workload;
   readonly #fuzzer: Fuzzer | undefined;
-  readonly #backendDown = new Map<number, Down>();
-  readonly #keeperDown = new Map<number, Down>();
-  /** target name -> its scheduled recovery; run early by heal(). */
-  readonly #recoveries = new Map<string, { timer: NodeJS.Timeout; recover: () => Promise<void> }>();
-  readonly #inFlight = new Set<Promise<void>>();
+  readonly #recoveries: Recoveries;
+  /** Set when the run owns its cluster. */
+  readonly #processes: ProcessFaults | undefined;
+  /** Set when the run injects network faults. */
+  readonly #network: NetworkFaults | undefined;
   #faults = 0;
-  /** Set once the chaos phase is over: recoveries are then heal()'s job. */
-  #healing = false;
   #phase: ChaosProgress["phase"] = "waiting for a ready cluster";
   #chaosStartedAt = 0;
   #lastHealth: ClusterHealth | undefined;
@@ -123,6 +131,21 @@ export class ChaosRun {
     this.#fuzzer = options.fuzz
       ? new Fuzzer({ backends: options.backends, random: this.#random.split(), tls: options.tls })
       : undefined;
+    this.#recoveries = new Recoveries(this.#logger);
+    const { control } = options;
+    const record = this.#fault.bind(this);
+    this.#processes = control && new ProcessFaults(control, this.#recoveries, record);
+    const kinds = options.faults ?? new Set<FaultKind>(["process"]);
+    if (control && (kinds.has("network") || kinds.has("keeper-partition"))) {
+      if (!control.network)
+        throw new Error("network faults need a cluster whose processes have namespaces of their own");
+      const nodes: NetworkNode[] = [
+        "clients",
+        ...control.backends.map((_, i): NetworkNode => `backend-${i}`),
+        ...control.keepers.map((_, i): NetworkNode => `keeper-${i}`),
+      ];
+      this.#network = new NetworkFaults(control.network, nodes, record);
+    }
   }
 
   async run(): Promise<ChaosResult> {
@@ -139,7 +162,7 @@ export class ChaosRun {
           keepers: options.keepers,
           durationMs: options.durationMs,
           faultEveryMs: options.faultEveryMs ?? 5000,
-          faults: options.control ? "injected" : "none (cluster not owned)",
+          faults: options.control ? [...(options.faults ?? ["process"])] : "none (cluster not owned)",
           keys: options.keys ?? DEFAULT_KEYS,
           sabotage: options.clientOptions?.unsafeSabotage ?? null,
           fuzz: options.fuzz ?? false,
@@ -162,12 +185,13 @@ export class ChaosRun {
         historyPath: this.#history.path,
         counts: this.#workload.counts,
         faults: this.#faults,
+        networkFaults: this.#network?.count ?? 0,
         fuzz: this.#fuzzer?.counts,
         healMs,
       };
     } finally {
       clearInterval(progress);
-      for (const { timer } of this.#recoveries.values()) clearTimeout(timer);
+      this.#recoveries.cancel();
       // Already stopped on success; after a failure the clients must not outlive the run.
       await this.#workload.stop();
       await this.#fuzzer?.stop();
@@ -195,15 +219,15 @@ export class ChaosRun {
       this.#failOnCrash();
       if (performance.now() >= endAt) break;
       if (performance.now() < nextAt) continue;
-      // A paused keeper would only make the status call wait for its deadline.
-      const up = control.keepers.filter((_, i) => !this.#keeperDown.has(i));
+      // A paused or cut-off keeper would only make the status call wait for its deadline.
+      const down = this.#downKeepers();
+      const up = control.keepers.filter((_, i) => !down.has(i));
       const health = await readClusterHealth(up, this.#options.tls);
       this.#lastHealth = health;
-      const impairedBackends = new Set(
-        control.backends.flatMap((address, i) =>
-          this.#backendDown.has(i) || !isReady(health, address) ? [i] : [],
-        ),
-      );
+      const impairedBackends = new Set([
+        ...this.#impairedBackends(),
+        ...control.backends.flatMap((address, i) => (isReady(health, address) ? [] : [i])),
+      ]);
       const fault = nextFault(
         {
           backends: control.backends.length,
@@ -211,16 +235,21 @@ export class ChaosRun {
           impairedBackends,
           impairedKeepers: new Set(
             control.keepers.flatMap((address, i) =>
-              this.#keeperDown.has(i) || !health.caughtUp.includes(address) ? [i] : [],
+              down.has(i) || !health.caughtUp.includes(address) ? [i] : [],
             ),
           ),
-          settled: isSettled(health, control.backends, this.#downAddresses()),
+          // A keeper back from a partition may still be spreading stale verdicts (network-schedule.ts).
+          settled:
+            isSettled(health, control.backends, this.#downAddresses()) &&
+            !this.#network?.holdsBackendFaults(),
+          kinds: this.#options.faults,
+          injected: this.#network?.injected,
         },
         scheduleRandom,
         { faultEveryMs },
       );
       if (fault) {
-        await this.#inject(control, fault);
+        await this.#inject(fault);
         nextAt = performance.now() + faultEveryMs;
       } else {
         // Nothing fits the model yet (a repair is running): look again soon.
@@ -229,95 +258,30 @@ export class ChaosRun {
     }
   }
 
-  async #inject(control: ClusterControl, fault: PlannedFault): Promise<void> {
+  async #inject(fault: PlannedFault): Promise<void> {
     switch (fault.action) {
       case "kill-backend":
-        await Promise.all(
-          fault.targets.map(async (target, i) => {
-            const how = fault.how[i]!;
-            this.#backendDown.set(target, "killed");
-            await control.killBackend(target, how);
-            this.#fault("kill-backend", `backend-${target}`, KILL_DETAIL[how]);
-            this.#schedule(`backend-${target}`, fault.downMs[i]!, async () => {
-              await control.restartBackend(target);
-              this.#backendDown.delete(target);
-              this.#fault("restart-backend", `backend-${target}`, "not ready until a keeper fills it");
-            });
-          }),
-        );
-        return;
       case "pause-backend":
-        this.#pause(control, "backend", fault.target, fault.pauseMs);
-        return;
       case "kill-keeper":
-        this.#keeperDown.set(fault.target, "killed");
-        await control.killKeeper(fault.target);
-        this.#fault("kill-keeper", `keeper-${fault.target}`, `SIGKILL, back in ${fault.downMs} ms`);
-        this.#schedule(`keeper-${fault.target}`, fault.downMs, async () => {
-          await control.restartKeeper(fault.target);
-          this.#keeperDown.delete(fault.target);
-          this.#fault("restart-keeper", `keeper-${fault.target}`);
-        });
-        return;
       case "pause-keeper":
-        this.#pause(control, "keeper", fault.target, fault.pauseMs);
+        await this.#processes?.inject(fault);
         return;
+      default: {
+        const network = this.#network;
+        if (!network) return;
+        const key = await network.inject(fault);
+        this.#recoveries.schedule(key, fault.downMs, () => network.heal(key));
+      }
     }
   }
 
-  /** SIGSTOP now, SIGCONT after `pauseMs` (or at heal). */
-  #pause(control: ClusterControl, kind: "backend" | "keeper", target: number, pauseMs: number): void {
-    const down = kind === "backend" ? this.#backendDown : this.#keeperDown;
-    const name = `${kind}-${target}`;
-    down.set(target, "paused");
-    control.pause(kind, target);
-    this.#fault("pause", name, `SIGSTOP for ${pauseMs} ms`);
-    this.#schedule(name, pauseMs, async () => {
-      control.resume(kind, target);
-      down.delete(target);
-      this.#fault("resume", name, "SIGCONT");
-    });
-  }
-
-  /** Runs `recover` after `ms`, or at once when heal() comes first. */
-  #schedule(target: string, ms: number, recover: () => Promise<void>): void {
-    this.#recoveries.set(target, { timer: setTimeout(() => this.#recover(target), ms), recover });
-  }
-
-  #recover(target: string): void {
-    const entry = this.#recoveries.get(target);
-    if (!entry) return;
-    clearTimeout(entry.timer);
-    this.#recoveries.delete(target);
-    const done = entry.recover().catch((error: unknown) => {
-      // Still in the down maps, so still impaired: try again soon (after the run, heal() does).
-      this.#logger.error({ target, err: error }, "recovery failed; retrying");
-      if (!this.#healing) this.#schedule(target, RECOVERY_RETRY_MS, entry.recover);
-    });
-    this.#inFlight.add(done);
-    void done.finally(() => this.#inFlight.delete(done));
-  }
-
-  /** Brings back everything still down: runs every scheduled recovery now, then retries any that failed. */
+  /** Brings back everything still down: runs every scheduled recovery now, then heals what failed. */
   async #heal(): Promise<void> {
-    const control = this.#options.control;
-    if (!control) return;
-    this.#healing = true;
+    if (!this.#processes) return;
     this.#fault("heal", "cluster", "faults stop; everything down is brought back");
-    for (const target of [...this.#recoveries.keys()]) this.#recover(target);
-    await Promise.all(this.#inFlight);
-    for (const [index, down] of [...this.#backendDown]) {
-      if (down === "paused") control.resume("backend", index);
-      else await control.restartBackend(index);
-      this.#backendDown.delete(index);
-      this.#fault(down === "paused" ? "resume" : "restart-backend", `backend-${index}`, "heal");
-    }
-    for (const [index, down] of [...this.#keeperDown]) {
-      if (down === "paused") control.resume("keeper", index);
-      else await control.restartKeeper(index);
-      this.#keeperDown.delete(index);
-      this.#fault(down === "paused" ? "resume" : "restart-keeper", `keeper-${index}`, "heal");
-    }
+    await this.#recoveries.runAll();
+    await this.#network?.healAll();
+    await this.#processes.healAll();
   }
 
   /** A process that died on its own is a bug the run must report, not a fault to heal around. */
@@ -328,9 +292,27 @@ export class ChaosRun {
     throw new Error(`the run fails: ${exits.join("; ")}`);
   }
 
+  /** Backends killed, paused or cut off from the keepers: each must be declared dead before the cluster is settled. */
   #downAddresses(): Set<string> {
     const backends = this.#options.control?.backends ?? [];
-    return new Set([...this.#backendDown.keys()].map((i) => backends[i]!));
+    const down = [...(this.#processes?.backendDown.keys() ?? []), ...(this.#network?.cutOffBackends() ?? [])];
+    return new Set(down.map((i) => backends[i]!));
+  }
+
+  /** Backends a fault in force impairs (not counting those back but not ready yet). */
+  #impairedBackends(): Set<number> {
+    return new Set([
+      ...(this.#processes?.backendDown.keys() ?? []),
+      ...(this.#network?.impairedBackends() ?? []),
+    ]);
+  }
+
+  /** Keepers killed, paused or partitioned: the status reads skip them. */
+  #downKeepers(): Set<number> {
+    return new Set([
+      ...(this.#processes?.keeperDown.keys() ?? []),
+      ...(this.#network?.impairedKeepers() ?? []),
+    ]);
   }
 
   async #waitUntilSettled(what: string): Promise<void> {
@@ -364,36 +346,37 @@ export class ChaosRun {
 
   #reportProgress(): void {
     const backends = this.#options.backends;
-    const impaired = [
-      ...[...this.#backendDown].map(([i, down]) => `backend-${i} (${down})`),
-      ...[...this.#keeperDown].map(([i, down]) => `keeper-${i} (${down})`),
-      ...backends.flatMap((address, i) =>
-        !this.#backendDown.has(i) && this.#lastHealth && !isReady(this.#lastHealth, address)
-          ? [`backend-${i} (${this.#lastHealth.states.get(address)?.join("/") ?? "unknown"})`]
-          : [],
-      ),
-    ];
+    const impaired = this.#impairedBackends();
+    const health = this.#lastHealth;
     this.#options.onProgress?.({
       phase: this.#phase,
       elapsedMs: this.#chaosStartedAt === 0 ? 0 : Math.round(performance.now() - this.#chaosStartedAt),
       durationMs: this.#options.durationMs,
       counts: { ...this.#workload.counts },
       faults: this.#faults,
+      networkFaults: this.#network?.count ?? 0,
       fuzz: this.#fuzzer && { ...this.#fuzzer.counts },
-      impaired,
+      impaired: [
+        ...(this.#processes?.describe() ?? []),
+        ...(this.#network?.describe() ?? []),
+        ...backends.flatMap((address, i) =>
+          !impaired.has(i) && health && !isReady(health, address)
+            ? [`backend-${i} (${health.states.get(address)?.join("/") ?? "unknown"})`]
+            : [],
+        ),
+      ],
     });
   }
 }
 
 /** Actions that undo a fault rather than inject one. */
-const RECOVERIES: ReadonlySet<FaultAction> = new Set(["restart-backend", "restart-keeper", "resume", "heal"]);
-
-const KILL_DETAIL: Record<BackendKill, string> = {
-  backend: "SIGKILL backend only: its redis-server keeps running, it returns stale",
-  "with-redis": "SIGKILL backend and redis-server: Redis restarts from its append-only file, stale",
-  wipe: "SIGKILL backend and redis-server, Redis files deleted: it returns empty",
-  redis: "SIGKILL redis-server only, its files deleted: the backend runs on and finds it empty",
-};
+const RECOVERIES: ReadonlySet<FaultAction> = new Set([
+  "restart-backend",
+  "restart-keeper",
+  "resume",
+  "reconnect",
+  "heal",
+]);
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

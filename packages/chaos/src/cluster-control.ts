@@ -1,6 +1,8 @@
 // What the chaos runner needs from a cluster it owns: kill, restart and pause
-// its processes by index. `binring chaos --local` implements it over the
-// processes it started (packages/cli/src/local-cluster.ts).
+// its processes by index, and cut or slow the network between them when each
+// runs in a namespace of its own. `binring chaos --local` implements it over
+// the processes it started (packages/launcher/src/local-cluster.ts).
+import type { NetworkControl } from "./network-control.js";
 
 /** How a backend is killed, which decides what it finds when it restarts. */
 export type BackendKill =
@@ -27,6 +29,8 @@ export interface ClusterControl {
   restartBackend(index: number): Promise<void>;
   killKeeper(index: number): Promise<void>;
   restartKeeper(index: number): Promise<void>;
+  /** Set when every process runs in a network namespace of its own; network faults need it. */
+  readonly network?: NetworkControl;
   /** SIGSTOP / SIGCONT. */
   pause(kind: "backend" | "keeper", index: number): void;
   resume(kind: "backend" | "keeper", index: number): void;

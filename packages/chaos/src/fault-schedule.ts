@@ -16,8 +16,15 @@
 //   caught up: a keeper that has just restarted knows nothing of the cluster
 //   until it hears a peer, so it is impaired until it reports every backend's
 //   state (the backends' analogue: back, but not ready yet).
-// Every fault carries the time until its recovery (restart or resume).
+// Network faults (network-schedule.ts) follow the same rules. Every fault
+// carries the time until its recovery (restart, resume or reconnect).
 import type { BackendKill } from "./cluster-control.js";
+import {
+  type FaultKind,
+  type NetworkAction,
+  networkChoices,
+  type PlannedNetworkFault,
+} from "./network-schedule.js";
 import type { Random } from "./random.js";
 
 /** At most this many backends impaired at once: the promised failure tolerance. */
@@ -32,13 +39,23 @@ export interface ScheduleState {
   impairedKeepers: ReadonlySet<number>;
   /** No repair pending and every impaired backend is declared dead (see keeper-status.ts isSettled). */
   settled: boolean;
+  /** Which faults the run injects. @default process faults only */
+  kinds?: ReadonlySet<FaultKind>;
+  /**
+   * Network faults injected so far. One the model allows now that is not
+   * among them is drawn before any other fault, so even a short run covers
+   * every kind. @default none
+   */
+  injected?: ReadonlySet<NetworkAction>;
 }
 
-export type PlannedFault =
+export type PlannedProcessFault =
   | { action: "kill-backend"; targets: number[]; how: BackendKill[]; downMs: number[] }
   | { action: "pause-backend"; target: number; pauseMs: number }
   | { action: "kill-keeper"; target: number; downMs: number }
   | { action: "pause-keeper"; target: number; pauseMs: number };
+
+export type PlannedFault = PlannedProcessFault | PlannedNetworkFault;
 
 export interface ScheduleTiming {
   /** Mean time between faults; recoveries are drawn around it. */
@@ -61,13 +78,28 @@ export function nextFault(
   const backendFaults = state.settled && room > 0 && healthy.length > 0;
   const liveKeepers = range(state.keepers).filter((i) => !state.impairedKeepers.has(i));
   const keeperFaults = liveKeepers.length > 1;
-  const choices: [PlannedFault["action"] | "double-kill", number][] = [
-    ["kill-backend", backendFaults ? 4 : 0],
-    ["double-kill", backendFaults && room >= 2 && healthy.length >= 2 ? 1 : 0],
-    ["pause-backend", backendFaults ? 2 : 0],
-    ["kill-keeper", keeperFaults ? 2 : 0],
-    ["pause-keeper", keeperFaults ? 1 : 0],
-  ];
+  const kinds = state.kinds ?? new Set<FaultKind>(["process"]);
+  const processes = kinds.has("process");
+  const network = networkChoices({
+    healthy,
+    impaired: state.impairedBackends.size,
+    room,
+    settled: state.settled,
+    liveKeepers,
+    kinds,
+  });
+  const uncovered = network.filter(([action, weight]) => weight > 0 && !state.injected?.has(action));
+  const choices: [PlannedFault["action"] | "double-kill", number][] =
+    uncovered.length > 0
+      ? uncovered.map(([action, weight]): [NetworkAction, number] => [action, weight])
+      : [
+          ["kill-backend", processes && backendFaults ? 4 : 0],
+          ["double-kill", processes && backendFaults && room >= 2 && healthy.length >= 2 ? 1 : 0],
+          ["pause-backend", processes && backendFaults ? 2 : 0],
+          ["kill-keeper", processes && keeperFaults ? 2 : 0],
+          ["pause-keeper", processes && keeperFaults ? 1 : 0],
+          ...network.map(([action, weight]): [NetworkAction, number] => [action, weight]),
+        ];
   if (choices.every(([, weight]) => weight === 0)) return undefined;
   const downMs = () => Math.round(random.between(500, 2 * timing.faultEveryMs));
   const how = (): BackendKill =>
@@ -77,7 +109,8 @@ export function nextFault(
       ["with-redis", 1],
       ["redis", 1],
     ]);
-  switch (random.weighted(choices)) {
+  const drawn = random.weighted(choices);
+  switch (drawn) {
     case "kill-backend":
       return { action: "kill-backend", targets: [random.pick(healthy)], how: [how()], downMs: [downMs()] };
     case "double-kill": {
@@ -104,6 +137,10 @@ export function nextFault(
         target: random.pick(liveKeepers),
         pauseMs: Math.round(random.between(500, MAX_KEEPER_PAUSE_MS)),
       };
+    default: {
+      const plan = network.find(([action]) => action === drawn)![2];
+      return plan(random, downMs());
+    }
   }
 }
 

@@ -4,6 +4,7 @@
 // one clock (this process's performance.now()).
 import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
 import { dirname } from "node:path";
+import type { NetworkAction } from "./network-schedule.js";
 
 export type OpName = "set" | "get" | "listAppend" | "listRemove" | "listGet" | "clock";
 export type OpStatus = "ok" | "fail" | "unknown";
@@ -34,7 +35,13 @@ export type FaultAction =
   | "pause"
   | "resume"
   | "wipe-redis"
+  | NetworkAction
+  /** A network fault's cut or slow link undone. */
+  | "reconnect"
   | "heal";
+
+/** Writes a fault (or a recovery) to the history and the log. */
+export type FaultRecorder = (action: FaultAction, target: string, detail?: string) => void;
 
 export interface FaultRecord {
   type: "fault";

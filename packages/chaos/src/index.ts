@@ -16,5 +16,8 @@ export {
 export { type FuzzCounts, Fuzzer, type FuzzerOptions } from "./fuzzer.js";
 export type { FaultRecord, FinalRecord, HistoryRecord, MetaRecord, OpRecord } from "./history.js";
 export { type ClusterHealth, isReady, isSettled, readClusterHealth } from "./keeper-status.js";
+export type { NetworkControl, NetworkNode, SlowLink, Undo } from "./network-control.js";
+export { NetworkFaults } from "./network-faults.js";
+export { FAULT_KINDS, type FaultKind, type PlannedNetworkFault } from "./network-schedule.js";
 export { Random } from "./random.js";
 export type { WorkloadCounts, WorkloadKeys } from "./workload.js";

@@ -84,6 +84,11 @@ export class KeeperPeers {
     return peer !== undefined && now - Math.max(peer.heardAt, peer.sightedAt) <= this.deadAfterMs;
   }
 
+  /** Whether any peer was heard directly (a beat or its answer) within the dead time. */
+  hearsAnyPeer(now: number): boolean {
+    return [...this.#peers.values()].some((peer) => now - peer.heardAt <= this.deadAfterMs);
+  }
+
   /** Live, but not heard directly for longer than a dead one would be: cut off from this keeper. */
   isCutOff(keeper: string, now: number): boolean {
     const peer = this.#peers.get(keeper);

@@ -192,18 +192,35 @@ export class Prober {
     const wasLive = state.liveSet();
     const othersLapsed = this.witness.othersLapsed(health.address, now);
     const impaired = this.#impairedBesides(health.address, now);
+    const isolated = this.#hearsNoOne(health.address, now);
     // One never heard from (listed but not started) holds nothing to lose, and fills may wait on it.
-    const mayDie = impaired.length < REPLICAS - 1 || health.last === undefined;
+    const mayDie = !isolated && (impaired.length < REPLICAS - 1 || health.last === undefined);
     const outcome = health.missed(now, state.timing.missesToDead, state.timing.leaseMs, othersLapsed, mayDie);
     if (outcome === "died") this.commits.decide("repair", health.address, wasLive);
     if (outcome === "held" && !this.#held.has(health.address)) {
       this.#held.add(health.address);
       state.logger.warn(
         { backend: health.address, impaired },
-        "backend silent past its lease, but declaring it dead would leave three backends without all their entries, past the failure model: it stays suspect, and writes to it wait",
+        isolated
+          ? "backend silent past its lease, but so is every other backend and keeper: this keeper is more likely cut off than they all dead, so it declares nothing; it stays suspect"
+          : "backend silent past its lease, but declaring it dead would leave three backends without all their entries, past the failure model: it stays suspect, and writes to it wait",
       );
     }
     if (outcome !== "held") this.#held.delete(health.address);
+  }
+
+  /**
+   * No other backend answered its last probe and no peer was heard within the
+   * dead time: this keeper is cut off rather than everyone dead. Its verdicts
+   * would be stale, and would win the merge once it is heard again, so it
+   * declares nothing (HAZARDS.md 21).
+   */
+  #hearsNoOne(address: string, now: number): boolean {
+    const { state } = this;
+    const backendAnswers = state.backends.some(
+      (backend) => backend !== address && state.healthOf(backend).misses === 0,
+    );
+    return !backendAnswers && !state.peers.hearsAnyPeer(now);
   }
 
   /**

@@ -63,4 +63,36 @@ describe("a keeper cut off from the other keepers", () => {
       }
     }
   });
+
+  it("cut off from everything, it declares no backend dead, so nothing is emptied when it is heard again", async () => {
+    world = new KeeperWorld({ backends: 6, keepers: 3 });
+    world.startAll();
+    const w = world;
+    await w.until(() => [0, 1, 2].every((i) => w.allReady(i)), 10_000, "a fresh cluster is ready");
+    let empties = 0;
+    for (const backend of w.backends.values()) {
+      backend.onCall = (call) => {
+        if (call === "empty") empties++;
+      };
+    }
+    w.isolate(1);
+    const deadAfterMs = w.keeper(0).peers.deadAfterMs;
+    for (let step = 0; step < (4 * deadAfterMs) / 250; step++) {
+      await w.clock.advance(250);
+      for (const address of w.addresses) expect(w.stateOf(address, 1), address).not.toBe("dead");
+    }
+    // To the others it is dead (nothing hears it): they took its slice, and every backend stayed ready.
+    expect(w.keeper(0).slice.size + w.keeper(2).slice.size).toBe(6);
+    expect(w.allReady(0)).toBe(true);
+
+    w.heal(1);
+    await w.until(
+      () => w.keeper(1).slice.size > 0 && [0, 1, 2].every((i) => w.allReady(i)),
+      15_000,
+      "it is heard again, takes its slice back, and every keeper sees every backend ready",
+    );
+    await w.clock.advance(5000);
+    expect([0, 1, 2].every((i) => w.allReady(i))).toBe(true);
+    expect(empties).toBe(0);
+  });
 });

@@ -1,4 +1,5 @@
 // @binring/launcher: a whole binring cluster as local processes, for `binring dev`, chaos, tests and benchmarks.
+export { ClusterNetwork, type ClusterNetworkOptions } from "./cluster-network.js";
 export { freePort } from "./free-port.js";
 export { LocalCluster } from "./local-cluster.js";
 export type { BackendMember, LocalClusterOptions } from "./local-cluster-options.js";

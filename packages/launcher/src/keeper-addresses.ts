@@ -9,16 +9,21 @@ import { freePort } from "./free-port.js";
  * backends: a test of slices or their hand-over would then test nothing. A
  * keeper with an empty slice gets another port until it owns one.
  */
-export async function spreadKeepers(count: number, backends: readonly string[]): Promise<string[]> {
-  const pick = async () => `127.0.0.1:${await freePort()}`;
+export async function spreadKeepers(
+  count: number,
+  backends: readonly string[],
+  /** Keeper i's host. @default 127.0.0.1 for all */
+  hostOf: (i: number) => string = () => "127.0.0.1",
+): Promise<string[]> {
+  const pick = async (i: number) => `${hostOf(i)}:${await freePort()}`;
   const keepers: string[] = [];
-  for (let i = 0; i < count; i++) keepers.push(await pick());
+  for (let i = 0; i < count; i++) keepers.push(await pick(i));
   if (count === 0 || count > backends.length) return keepers;
   for (let attempt = 1; ; attempt++) {
     const slices = new KeeperRing(keepers).slices(backends, () => true);
     const idle = keepers.flatMap((keeper, i) => (slices.get(keeper)!.length === 0 ? [i] : []));
     if (idle.length === 0) return keepers;
     if (attempt === 1000) throw new Error(`no keeper layout gives each of ${count} keepers a backend`);
-    for (const i of idle) keepers[i] = await pick();
+    for (const i of idle) keepers[i] = await pick(i);
   }
 }

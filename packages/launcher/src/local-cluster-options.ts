@@ -1,5 +1,6 @@
 // What a LocalCluster is started with, and what it tells about each backend.
 import type { Logger } from "pino";
+import type { ClusterNetwork } from "./cluster-network.js";
 import type { ManagedProcess } from "./managed-process.js";
 import type { Appendfsync, RedisProcess } from "./redis-process.js";
 
@@ -42,6 +43,14 @@ export interface LocalClusterOptions {
    * client's. @default plaintext
    */
   tlsDir?: string;
+  /**
+   * Run every backend (with its redis-server) and keeper in its own network
+   * namespace of this network, at its address there, so its traffic can be
+   * cut and slowed (`network.control`). The caller created it for as many
+   * backends and keepers, and removes it after stop(). @default every process
+   * in this process's namespace, on 127.0.0.1
+   */
+  network?: ClusterNetwork;
   /** How stop() ends the processes: SIGTERM lets each shut down cleanly. @default "SIGTERM" */
   stopSignal?: "SIGTERM" | "SIGKILL";
   logger?: Logger;

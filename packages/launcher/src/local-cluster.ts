@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { BackendKill, ClusterControl } from "@binring/chaos";
+import type { BackendKill, ClusterControl, NetworkControl, NetworkNode } from "@binring/chaos";
 import { roleFiles, type TlsFiles } from "@binring/core";
 import { type Logger, pino } from "pino";
 import { writeClusterFile, writeSecret } from "./cluster-files.js";
@@ -64,6 +64,11 @@ export class LocalCluster implements ClusterControl {
     return this.#keepers.map((slot) => slot.address);
   }
 
+  /** Cuts and slow links between the processes, when they run in namespaces of their own (options.network). */
+  get network(): NetworkControl | undefined {
+    return this.options.network?.control;
+  }
+
   /** Each keeper's running process; undefined while it is down. */
   get keeperProcesses(): (ManagedProcess | undefined)[] {
     return this.#keepers.map((slot) => slot.child);
@@ -79,8 +84,10 @@ export class LocalCluster implements ClusterControl {
     return this.options.tlsDir === undefined ? undefined : roleFiles(this.options.tlsDir, "client");
   }
 
+  /** Plaintext on a namespace's address is not loopback, so the processes must be told it is meant. */
   get #tlsArgs(): string[] {
-    return this.options.tlsDir === undefined ? [] : ["--tls-dir", this.options.tlsDir];
+    if (this.options.tlsDir !== undefined) return ["--tls-dir", this.options.tlsDir];
+    return this.options.network ? ["--insecure"] : [];
   }
 
   get usesRedis(): boolean {
@@ -171,7 +178,7 @@ export class LocalCluster implements ClusterControl {
       ...(this.options.keeperArgs ?? []),
     ];
     slot.child = this.#watch(
-      await this.#spawn(slot.name, process.execPath, args, /"msg":"keeper listening"/),
+      await this.#spawn(slot.name, process.execPath, args, /"msg":"keeper listening"/, {}, `keeper-${index}`),
     );
     return slot.http;
   }
@@ -236,9 +243,13 @@ export class LocalCluster implements ClusterControl {
     if (store === "memory")
       this.#logger.warn("backends use the in-memory engine: redis-server is not used, data ends with them");
     else writeSecret(join(this.dir, "redis-password"), this.#redisPassword);
+    const { network } = options;
+    const backendHost = (i: number) => network?.address(`backend-${i}`) ?? "127.0.0.1";
+    const keeperHost = (i: number) => network?.address(`keeper-${i}`) ?? "127.0.0.1";
     const addresses: { address: string; http: string; redisPort: number }[] = [];
     for (let i = 0; i < options.backends; i++) {
-      const [address, http] = [`127.0.0.1:${await port(0, i)}`, `127.0.0.1:${await port(800, i)}`];
+      const host = backendHost(i);
+      const [address, http] = [`${host}:${await port(0, i)}`, `${host}:${await port(800, i)}`];
       addresses.push({ address, http, redisPort: await port(1000, i) });
     }
     const members = await Promise.all(
@@ -250,6 +261,7 @@ export class LocalCluster implements ClusterControl {
                 appendfsync: options.appendfsync ?? "always",
                 logFile: join(this.dir, "logs", `redis-${i}.log`),
                 password: this.#redisPassword,
+                netns: network?.namespace(`backend-${i}`),
               })
             : undefined;
         if (redis) this.#watch(redis.process!);
@@ -260,13 +272,13 @@ export class LocalCluster implements ClusterControl {
     const keeperCount = options.keepers ?? 0;
     const keepers =
       portBase === 0
-        ? await spreadKeepers(keeperCount, this.backends)
-        : Array.from({ length: keeperCount }, (_, i) => `127.0.0.1:${portBase + 500 + i}`);
+        ? await spreadKeepers(keeperCount, this.backends, keeperHost)
+        : Array.from({ length: keeperCount }, (_, i) => `${keeperHost(i)}:${portBase + 500 + i}`);
     for (const [i, address] of keepers.entries())
       this.#keepers.push({
         name: `keeper-${i}`,
         address,
-        http: `127.0.0.1:${await port(600, i)}`,
+        http: `${keeperHost(i)}:${await port(600, i)}`,
         child: undefined,
       });
     const zoneOf = options.zoneOf;
@@ -306,7 +318,14 @@ export class LocalCluster implements ClusterControl {
     ];
     const env: Record<string, string> = member.redis ? { BINRING_REDIS: member.redis.url } : {};
     const child = this.#watch(
-      await this.#spawn(member.name, process.execPath, args, /"msg":"backend listening"/, env),
+      await this.#spawn(
+        member.name,
+        process.execPath,
+        args,
+        /"msg":"backend listening"/,
+        env,
+        `backend-${member.index}`,
+      ),
     );
     member.backend = { address: member.address, child };
   }
@@ -316,13 +335,15 @@ export class LocalCluster implements ClusterControl {
     command: string,
     args: string[],
     readyLine: RegExp,
-    env: Record<string, string> = {},
+    env: Record<string, string>,
+    node: Exclude<NetworkNode, "clients">,
   ): Promise<ManagedProcess> {
     return ManagedProcess.spawn(name, command, args, {
       readyLine,
       env,
       timeoutMs: 20_000,
       logFile: join(this.dir, "logs", `${name}.log`),
+      netns: this.options.network?.namespace(node),
     }).then(({ child }) => child);
   }
 

@@ -26,6 +26,8 @@ export interface SpawnOptions {
   logFile?: string;
   /** @default this process's working directory */
   cwd?: string;
+  /** Run it inside this network namespace (`ip netns exec`, which execs it: the pid stays its own). @default this process's */
+  netns?: string;
 }
 
 export interface Exit {
@@ -74,7 +76,10 @@ export class ManagedProcess {
       mkdirSync(dirname(options.logFile), { recursive: true });
       log = createWriteStream(options.logFile, { flags: "a" });
     }
-    const process_ = spawn(command, args, {
+    const [file, argv]: [string, string[]] = options.netns
+      ? ["ip", ["netns", "exec", options.netns, command, ...args]]
+      : [command, args];
+    const process_ = spawn(file, argv, {
       env: { ...process.env, ...options.env },
       stdio: "pipe",
       cwd: options.cwd,

@@ -18,6 +18,8 @@ export interface RedisOptions {
   logFile?: string;
   /** Clients must AUTH with it (put in a config file of its own, so no process listing shows it). @default none */
   password?: string;
+  /** Run it in this network namespace (its backend's: it still listens on that namespace's 127.0.0.1). @default this process's */
+  netns?: string;
 }
 
 export function hasRedisServer(): boolean {
@@ -100,7 +102,7 @@ export class RedisProcess {
 
   async #launch(): Promise<void> {
     mkdirSync(this.dir, { recursive: true });
-    const { appendOnly = true, appendfsync = "everysec", logFile, password } = this.options;
+    const { appendOnly = true, appendfsync = "everysec", logFile, password, netns } = this.options;
     const config = join(this.dir, "redis.conf");
     writeFileSync(config, password === undefined ? "" : `requirepass "${password}"\n`, { mode: 0o600 });
     const args = [
@@ -123,6 +125,7 @@ export class RedisProcess {
     const { child } = await ManagedProcess.spawn(this.name, "redis-server", args, {
       readyLine: /Ready to accept connections/,
       logFile,
+      netns,
     });
     this.#process = child;
   }

@@ -1,6 +1,7 @@
 // The SVG timeline of a run: one panel per operation kind, latency (log scale) over time as
 // points, failed and unknown operations marked, faults as labelled vertical lines across all
-// panels. Built as plain strings: one path per series keeps a 50k-operation file small.
+// panels (network faults dotted, a colour per kind). Built as plain strings: one path per
+// series keeps a 50k-operation file small.
 import type { Fault, History, OpKind } from "./history.js";
 
 const KINDS: OpKind[] = ["set", "get", "listAppend", "listRemove", "listGet", "clock"];
@@ -17,16 +18,34 @@ const UNKNOWN_COLOUR = "#ff8c00";
 
 const FAULT_COLOURS: [RegExp, string][] = [
   [/^(kill|wipe)/, "#d62728"],
-  [/^(restart|resume)/, "#2ca02c"],
+  [/^(restart|resume|reconnect)/, "#2ca02c"],
   [/^pause/, "#9467bd"],
 ];
+
+/** Network faults (chaos's network-schedule.ts), each kind its own colour, drawn dotted. */
+const NETWORK_FAULT_COLOURS: Record<string, string> = {
+  partition: "#e377c2",
+  "cut-clients": "#17becf",
+  "cut-one-way": "#8c564b",
+  "slow-link": "#bcbd22",
+  "partition-keepers": "#1f3b73",
+};
 
 const escapeXml = (text: string) =>
   text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
 const fixed = (n: number) => n.toFixed(1);
 
 function faultColour(fault: Fault): string {
-  return FAULT_COLOURS.find(([pattern]) => pattern.test(fault.action))?.[1] ?? "#555";
+  return (
+    NETWORK_FAULT_COLOURS[fault.action] ??
+    FAULT_COLOURS.find(([pattern]) => pattern.test(fault.action))?.[1] ??
+    "#555"
+  );
+}
+
+/** Network faults and their reconnects are drawn dotted, process faults dashed. */
+function isNetworkFault(fault: Fault): boolean {
+  return fault.action in NETWORK_FAULT_COLOURS || fault.action === "reconnect";
 }
 
 /** A round step near `span / targetTicks` from 1, 2, 5 × 10^n. */
@@ -66,6 +85,16 @@ export function renderTimelineSvg(history: History, title: string): string {
       `<tspan fill="${OK_COLOUR}">● ok</tspan>  <tspan fill="${FAIL_COLOUR}">✕ failed</tspan>  ` +
       `<tspan fill="${UNKNOWN_COLOUR}">● unknown (time until the client gave up)</tspan>; vertical lines: faults</text>`,
   ];
+  const networkKinds = Object.keys(NETWORK_FAULT_COLOURS).filter((action) =>
+    history.faults.some((fault) => fault.action === action),
+  );
+  if (networkKinds.length > 0) {
+    out.push(
+      `<text x="${WIDTH - RIGHT}" y="20" text-anchor="end" fill="#444">network faults (dotted): ${networkKinds
+        .map((action) => `<tspan fill="${NETWORK_FAULT_COLOURS[action]}">┆ ${action}</tspan>`)
+        .join(" ")}</text>`,
+    );
+  }
 
   panels.forEach((kind, panel) => {
     const top = TOP + panel * (PANEL_HEIGHT + PANEL_GAP);
@@ -123,13 +152,14 @@ export function renderTimelineSvg(history: History, title: string): string {
   history.faults.forEach((fault, index) => {
     const px = fixed(x(fault.time));
     const colour = faultColour(fault);
+    const dotted = isNetworkFault(fault);
     const labelY = 46 + (index % 3) * 9;
     const label = `${fault.action}${fault.target ? ` ${fault.target}` : ""}`;
     // Labels near an edge grow inwards so that they stay inside the picture.
     const share = fault.time / endMs;
     const anchor = share < 0.08 ? "start" : share > 0.92 ? "end" : "middle";
     out.push(
-      `<line x1="${px}" x2="${px}" y1="${labelY + 2}" y2="${plotBottom}" stroke="${colour}" stroke-width="1" stroke-dasharray="4 3" opacity="0.8"><title>${escapeXml(`${(fault.time / 1000).toFixed(2)} s ${label}${fault.detail ? `: ${fault.detail}` : ""}`)}</title></line>`,
+      `<line x1="${px}" x2="${px}" y1="${labelY + 2}" y2="${plotBottom}" stroke="${colour}" stroke-width="${dotted ? 1.5 : 1}" stroke-dasharray="${dotted ? "1 2" : "4 3"}" opacity="0.8"><title>${escapeXml(`${(fault.time / 1000).toFixed(2)} s ${label}${fault.detail ? `: ${fault.detail}` : ""}`)}</title></line>`,
       `<text x="${px}" y="${labelY}" fill="${colour}" font-size="9" text-anchor="${anchor}">${escapeXml(label)}</text>`,
     );
   });

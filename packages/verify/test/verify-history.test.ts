@@ -89,4 +89,19 @@ describe("report", () => {
     expect(svg.match(/stroke-dasharray="4 3"/g)).toHaveLength(history.faults.length);
     expect(svg).toContain(">kill-backend backend-0</text>");
   });
+
+  it("draws network faults dotted, a colour per kind, named in a legend", () => {
+    const network = [
+      { time: 1000, action: "partition", target: "backend-1" },
+      { time: 2000, action: "slow-link", target: "clients<->backend-2" },
+      { time: 3000, action: "reconnect", target: "backend-1" },
+    ];
+    const svg = renderTimelineSvg({ ...history, faults: [...history.faults, ...network] }, "run");
+    expect(svg.match(/stroke-dasharray="1 2"/g)).toHaveLength(network.length);
+    expect(svg.match(/stroke-dasharray="4 3"/g)).toHaveLength(history.faults.length);
+    expect(svg).toMatch(/<line [^>]*stroke="#e377c2"[^>]*stroke-dasharray="1 2"/);
+    expect(svg).toMatch(/<line [^>]*stroke="#bcbd22"[^>]*stroke-dasharray="1 2"/);
+    expect(svg).toMatch(/network faults \(dotted\): .*partition.*slow-link/);
+    expect(svg).not.toMatch(/network faults \(dotted\): .*cut-clients/);
+  });
 });

@@ -1,10 +1,11 @@
 // `binring chaos` input: a bad flag or a misplaced sabotage switch is one
 // readable line and exit code 2, before any process starts.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { runCli } from "../support/index.js";
+import { CLI_MAIN, runCli } from "../support/index.js";
 
 it.each([
   [["--local", "--duration", "soon"], /--duration must be a duration like 500ms, 60s or 10m, got "soon"/],
@@ -12,6 +13,15 @@ it.each([
   [["--local", "--seed", "4.5"], /--seed must be a non-negative integer, got "4.5"/],
   [["--local", "--backends", "2"], /--backends must be at least 3 \(a bin has three copies\), got 2/],
   [["--backends", "6"], /--backends, --keepers and --dir need --local/],
+  [
+    ["--local", "--faults", "process,netwrok"],
+    /--faults must be a comma-separated list of process, network, keeper-partition, got "netwrok" in "process,netwrok"/,
+  ],
+  [["--faults", "network"], /--faults needs --local/],
+  [
+    ["--local", "--keepers", "1", "--faults", "keeper-partition"],
+    /--faults keeper-partition needs at least 2 keepers, got 1/,
+  ],
   [["--config", "/nonexistent/binring.json"], /cannot read cluster file \/nonexistent\/binring.json/],
 ])("binring chaos %j is refused", async (args, message) => {
   const run = await runCli(["chaos", ...args]);
@@ -42,5 +52,25 @@ it("refuses to start a cluster in a --dir that holds an earlier run's data", asy
   expect(run.code).toBe(2);
   expect(run.stderr.trim()).toBe(
     `binring chaos: --dir ${dir} is not empty: chaos starts a fresh cluster; remove it or name another`,
+  );
+});
+
+it("refuses network faults without root in one line: namespaces need it", async () => {
+  const out = mkdtempSync(join(tmpdir(), "binring-chaos-nobody-"));
+  chmodSync(out, 0o777);
+  // As nobody (uid 65534): the check comes before any process starts.
+  const stderr = await new Promise<string>((resolve) => {
+    execFile(
+      process.execPath,
+      [CLI_MAIN, "chaos", "--local", "--faults", "process,network", "--out", out],
+      { uid: 65534, gid: 65534, timeout: 30_000 },
+      (error, _stdout, stderr) => {
+        expect(error?.code).toBe(2);
+        resolve(stderr);
+      },
+    );
+  });
+  expect(stderr.trim()).toBe(
+    "binring chaos: --faults process,network: network namespaces need root (ip netns add); run as root, or without network faults",
   );
 });

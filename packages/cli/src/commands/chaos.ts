@@ -6,13 +6,22 @@
 // inject faults yourself, and waits for the cluster to heal before the final
 // reads. The history (history.jsonl) goes to --out. A --local cluster runs
 // with mutual TLS unless --insecure, like `binring dev`, so the proof covers
-// the transport that production uses.
+// the transport that production uses. With --faults network it runs each
+// process in a network namespace of its own (needs root) and also cuts and
+// slows the network between them.
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { type ChaosProgress, ChaosRun, DEFAULT_KEYS, type FuzzCounts } from "@binring/chaos";
+import {
+  type ChaosProgress,
+  ChaosRun,
+  DEFAULT_KEYS,
+  FAULT_KINDS,
+  type FaultKind,
+  type FuzzCounts,
+} from "@binring/chaos";
 import { parseSabotage } from "@binring/client";
 import type { TlsFiles } from "@binring/core";
-import { LocalCluster } from "@binring/launcher";
+import { ClusterNetwork, LocalCluster } from "@binring/launcher";
 import { parseDuration, parseFlags, parsePositiveInt } from "../args.js";
 import { writeClusterCertificates } from "../certificate-authority.js";
 import { CliError } from "../cli-error.js";
@@ -69,6 +78,13 @@ export const CHAOS = defineCommand({
       default: "5s",
       description: "with --local: time between injected faults",
     },
+    faults: {
+      type: "string",
+      value: "KINDS",
+      default: "process",
+      description:
+        "with --local: which faults, comma-separated: process (kills, pauses), network (partitions, one-way cuts, slow lossy links; each process in its own network namespace, needs root), keeper-partition (keepers cut from each other only, still reaching the backends)",
+    },
     seed: {
       type: "string",
       value: "N",
@@ -111,6 +127,9 @@ export async function chaosCommand(args: string[]): Promise<void> {
       "binring chaos: --backends, --keepers and --dir need --local (a cluster chaos starts itself)",
     );
   }
+  const faults = parseFaults(values.faults);
+  if (!local && values.faults !== "process")
+    throw new CliError("binring chaos: --faults needs --local (a cluster chaos starts itself)");
   const durationMs = parseDuration("duration", values.duration);
   const faultEveryMs = parseDuration("fault-every", values["fault-every"]);
   const seed = values.seed === undefined ? Date.now() % 1_000_000 : parseSeed(values.seed);
@@ -135,6 +154,7 @@ export async function chaosCommand(args: string[]): Promise<void> {
   if (sabotage) logger.warn({ sabotage }, "TEST-ONLY SABOTAGE ENABLED: this run is expected to lose writes");
 
   let cluster: LocalCluster | undefined;
+  let network: ClusterNetwork | undefined;
   let backends: string[];
   let keepers: string[];
   let tls: TlsFiles | undefined;
@@ -147,6 +167,8 @@ export async function chaosCommand(args: string[]): Promise<void> {
       throw new CliError(`--backends must be at least 3 (a bin has three copies), got ${backendCount}`);
     if (keeperCount === 0)
       throw new CliError("--keepers must be at least 1: without keepers nothing repairs");
+    if (faults.has("keeper-partition") && keeperCount < 2)
+      throw new CliError(`--faults keeper-partition needs at least 2 keepers, got ${keeperCount}`);
     const dir = resolve(values.dir ?? join(out, "cluster"));
     // The run's checks assume an empty cluster: data left by an earlier run (the same seed again)
     // would read back as values this run never wrote.
@@ -156,15 +178,22 @@ export async function chaosCommand(args: string[]): Promise<void> {
         `binring chaos: --dir ${values.dir} is not empty: chaos starts a fresh cluster; remove it or name another`,
       );
     }
+    if (faults.has("network") || faults.has("keeper-partition")) {
+      try {
+        network = await ClusterNetwork.create({ dir, backends: backendCount, keepers: keeperCount, logger });
+      } catch (error) {
+        throw new CliError(`binring chaos: --faults ${values.faults}: ${(error as Error).message}`);
+      }
+    }
     const tlsDir = values.insecure ? undefined : join(dir, "certs");
     if (tlsDir) {
       mkdirSync(tlsDir, { recursive: true });
-      writeClusterCertificates(tlsDir, [], 30);
+      writeClusterCertificates(tlsDir, network?.addresses ?? [], 30);
     }
     process.stderr.write(
-      `binring chaos: starting ${backendCount} backends and ${keeperCount} keepers under ${dir}${tlsDir ? ", with mutual TLS" : ", without TLS"}\n`,
+      `binring chaos: starting ${backendCount} backends and ${keeperCount} keepers under ${dir}${network ? `, each in its own network namespace on ${network.subnet}.0/24` : ""}${tlsDir ? ", with mutual TLS" : ", without TLS"}\n`,
     );
-    cluster = await LocalCluster.start({
+    const starting = LocalCluster.start({
       cli: CLI_MAIN,
       appendfsync: "everysec",
       backends: backendCount,
@@ -173,7 +202,13 @@ export async function chaosCommand(args: string[]): Promise<void> {
       configPath: resolve(values.config ?? join(dir, "binring.json")),
       portBase: 0,
       tlsDir,
+      network,
       logger,
+    });
+    // Until the cluster is up, the namespaces are removed here; afterwards by stopCluster.
+    cluster = await starting.catch(async (error: unknown) => {
+      await network?.remove();
+      throw error;
     });
     ({ backends, keepers } = cluster);
     tls = cluster.clientTls;
@@ -186,13 +221,19 @@ export async function chaosCommand(args: string[]): Promise<void> {
     );
   }
   const stopCluster = async () => {
-    const running = cluster;
-    cluster = undefined;
+    const [running, namespaces] = [cluster, network];
+    [cluster, network] = [undefined, undefined];
     await running?.stop();
+    await namespaces?.remove();
   };
-  process.once("SIGINT", () => {
-    void stopCluster().finally(() => process.exit(130));
-  });
+  for (const [signal, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const) {
+    process.once(signal, () => {
+      void stopCluster().finally(() => process.exit(code));
+    });
+  }
   try {
     process.stderr.write(
       `binring chaos: seed ${seed}, ${clients} clients, ${durationMs / 1000} s${cluster ? `, a fault every ${faultEveryMs / 1000} s` : ""}; history in ${out}\n`,
@@ -204,6 +245,7 @@ export async function chaosCommand(args: string[]): Promise<void> {
       control: cluster,
       durationMs,
       faultEveryMs,
+      faults,
       seed,
       outDir: out,
       processes: clients,
@@ -221,7 +263,7 @@ export async function chaosCommand(args: string[]): Promise<void> {
     line.finish();
     const { ok, fail, unknown } = result.counts;
     process.stderr.write(
-      `binring chaos: ${ok + fail + unknown} operations (ok ${ok}, fail ${fail}, unknown ${unknown}), ${result.faults} faults${renderFuzz(result.fuzz)}, healed in ${result.healMs} ms; checking the history\n`,
+      `binring chaos: ${ok + fail + unknown} operations (ok ${ok}, fail ${fail}, unknown ${unknown}), ${renderFaults(result)}${renderFuzz(result.fuzz)}, healed in ${result.healMs} ms; checking the history\n`,
     );
     await stopCluster();
     const verified = await verifyRun(
@@ -260,7 +302,23 @@ function renderProgress(progress: ChaosProgress): string {
       ? `${Math.round(progress.elapsedMs / 1000)}/${Math.round(progress.durationMs / 1000)} s`
       : progress.phase;
   const impaired = progress.impaired.length > 0 ? `; down: ${progress.impaired.join(", ")}` : "";
-  return `  chaos ${clock}: ${ok + fail + unknown} ops (ok ${ok}, fail ${fail}, unknown ${unknown}), ${progress.faults} faults${renderFuzz(progress.fuzz)}${impaired}`;
+  return `  chaos ${clock}: ${ok + fail + unknown} ops (ok ${ok}, fail ${fail}, unknown ${unknown}), ${renderFaults(progress)}${renderFuzz(progress.fuzz)}${impaired}`;
+}
+
+function renderFaults({ faults, networkFaults }: { faults: number; networkFaults: number }): string {
+  return `${faults} faults${networkFaults > 0 ? ` (${networkFaults} network)` : ""}`;
+}
+
+/** --faults: a comma-separated list of FAULT_KINDS. */
+function parseFaults(value: string): ReadonlySet<FaultKind> {
+  const kinds = value.split(",").map((kind) => kind.trim());
+  for (const kind of kinds) {
+    if (!(FAULT_KINDS as readonly string[]).includes(kind))
+      throw new CliError(
+        `--faults must be a comma-separated list of ${FAULT_KINDS.join(", ")}, got ${JSON.stringify(kind)} in ${JSON.stringify(value)}`,
+      );
+  }
+  return new Set(kinds as FaultKind[]);
 }
 
 function renderFuzz(fuzz: FuzzCounts | undefined): string {

@@ -2,11 +2,12 @@
 // in-process ports), real backend logic (InProcessBackend), beats delivered
 // by direct calls. A keeper can be silenced (its process gone: beats to and
 // from it fail, and it probes no backend) and started again as a new process,
-// or cut off from the other keepers only (beats fail; it still probes).
-import { type KeeperBeat__Output, newWriterId } from "@binring/core";
+// or cut off from the other keepers only (beats fail; it still probes), or
+// from everything.
+import { type KeeperBeat__Output, newWriterId, UnavailableError } from "@binring/core";
 import { Keeper } from "../../src/keeper.js";
 import type { KeeperTiming } from "../../src/keeper-options.js";
-import type { KeeperPorts } from "../../src/keeper-ports.js";
+import type { BackendPort, KeeperPorts } from "../../src/keeper-ports.js";
 import { FakeClock } from "./fake-clock.js";
 import { InProcessBackend } from "./in-process-backend.js";
 
@@ -18,6 +19,8 @@ export class KeeperWorld {
   readonly #writer = newWriterId();
   /** Keepers cut off from the other keepers (not from the backends). */
   readonly #cutOff = new Set<number>();
+  /** Keepers cut off from the backends too: every call they make to one is refused. */
+  readonly #isolated = new Set<number>();
   #seq = 0;
 
   constructor(
@@ -75,8 +78,15 @@ export class KeeperWorld {
     this.#cutOff.add(index);
   }
 
+  /** Keeper `index` is cut off from everything: the other keepers and every backend. */
+  isolate(index: number): void {
+    this.#cutOff.add(index);
+    this.#isolated.add(index);
+  }
+
   heal(index: number): void {
     this.#cutOff.delete(index);
+    this.#isolated.delete(index);
   }
 
   startAll(): void {
@@ -154,7 +164,7 @@ export class KeeperWorld {
 
   #ports(index: number): KeeperPorts {
     return {
-      backend: (address) => this.backend(address),
+      backend: (address) => (this.#isolated.has(index) ? unreachable(address) : this.backend(address)),
       peer: (address) => ({
         beat: async (beat) => {
           const toIndex = this.keeperAddresses.indexOf(address);
@@ -167,4 +177,18 @@ export class KeeperWorld {
       close: () => undefined,
     };
   }
+}
+
+/** A backend as a keeper cut off from it sees it: every call refused. */
+function unreachable(address: string): BackendPort {
+  const refuse = () => Promise.reject(new UnavailableError(`${address}: connection refused`));
+  return {
+    heartbeat: refuse,
+    empty: refuse,
+    drop: refuse,
+    apply: refuse,
+    scan: () => ({
+      [Symbol.asyncIterator]: () => ({ next: refuse }),
+    }),
+  };
 }
