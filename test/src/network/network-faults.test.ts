@@ -236,13 +236,20 @@ describe("network faults", () => {
     for (const unslowed of [other, fromKeeper, healed]) expect(unslowed.ms).toBeLessThan(expectedMs * 0.3);
   }, 20_000);
 
-  it("keepers cut from each other take each other for dead while both still reach every backend", async () => {
+  it("keepers cut from each other, both still reaching every backend, see each other cut off, not dead, and keep their slices", async () => {
+    const ownSlice = async (http: string) =>
+      (await keeperStatus(http)).keepers.find((keeper) => keeper.self)?.slice.join(" ");
+    const before = await Promise.all(https.map(ownSlice));
     const key = await inject({ action: "partition-keepers", target: 1 });
     await waitFor(
-      "each keeper to report the other dead",
+      "each keeper to report the other cut off (alive: backends still hear it)",
       async () => {
         const statuses = await Promise.all(https.map((http) => keeperStatus(http)));
-        return statuses.every((status) => status.keepers.filter((keeper) => !keeper.alive).length === 1);
+        return statuses.every(
+          (status) =>
+            status.keepers.filter((keeper) => keeper.cutOff && keeper.alive).length === 1 &&
+            status.keepers.every((keeper) => keeper.alive),
+        );
       },
       { timeoutMs: 10_000, intervalMs: 50 },
     );
@@ -250,6 +257,9 @@ describe("network faults", () => {
       expect(await connectsFrom("keeper-0", address)).toBe(true);
       expect(await connectsFrom("keeper-1", address)).toBe(true);
     }
+    // Twice the time a silent keeper is taken for dead (3 misses of 400 ms): nobody took the other's slice.
+    await new Promise((resolve) => setTimeout(resolve, 2 * 3 * 400));
+    expect(await Promise.all(https.map(ownSlice))).toEqual(before);
     await faults.heal(key);
     await waitForKeepersSettled(https, allReady(), 20_000);
   }, 30_000);
