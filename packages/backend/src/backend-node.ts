@@ -11,6 +11,7 @@ import {
   checkString,
   checkWriterId,
   type Entry,
+  encodeStamp,
   InvalidArgumentError,
   type KeyPattern,
   type Limits,
@@ -70,6 +71,7 @@ export class BackendNode {
   #emptyQueue: Promise<unknown> = Promise.resolve();
   readonly #fences: WriteFences;
   readonly #sightings: KeeperSightings;
+  readonly #logger: Logger | undefined;
 
   constructor(options: BackendNodeOptions) {
     this.#engine = options.engine;
@@ -79,6 +81,7 @@ export class BackendNode {
     this.clock = new PersistentClock(options.engine);
     this.#fences = new WriteFences(this.#now);
     this.#sightings = new KeeperSightings(this.#now);
+    this.#logger = options.logger;
     this.#engine.onReset(() => this.#storeReset());
   }
 
@@ -244,6 +247,16 @@ export class BackendNode {
       // A copy of a claimed write's other stamp would be a second entry for one write.
       const admitted =
         this.#fences.size === 0 ? entries : entries.filter((e) => this.#fences.admitsCopy(e.stamp));
+      if (admitted.length < entries.length) {
+        const refused = entries.filter((e) => !admitted.includes(e)).slice(0, 5);
+        this.#logger?.warn(
+          {
+            refused: entries.length - admitted.length,
+            first: refused.map((e) => ({ bin: e.bin, key: e.key, stamp: encodeStamp(e.stamp) })),
+          },
+          "copies refused by write fences (a claimed write's other stamp)",
+        );
+      }
       await this.#engine.apply(admitted);
     });
   }

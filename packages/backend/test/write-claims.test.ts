@@ -3,6 +3,7 @@
 // arrives after the claim — a forward still queued, a copy a fill brings —
 // never becomes a second entry of one write.
 import { DEFAULT_LIMITS, type Entry, type Stamp, SupersededAttemptError } from "@binring/core";
+import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { BackendNode } from "../src/backend-node.js";
 import { MemoryEngine } from "../src/memory-engine.js";
@@ -17,8 +18,15 @@ function stamp(clock: bigint, seq = 1): Stamp {
 
 function nodeOnMemory() {
   let now = 0;
-  const node = new BackendNode({ engine: new MemoryEngine(), limits: DEFAULT_LIMITS, now: () => now });
-  return { node, later: (ms: number) => (now += ms) };
+  const logged: string[] = [];
+  const logger = pino({ level: "info" }, { write: (line: string) => logged.push(line) });
+  const node = new BackendNode({
+    engine: new MemoryEngine(),
+    limits: DEFAULT_LIMITS,
+    now: () => now,
+    logger,
+  });
+  return { node, logged, later: (ms: number) => (now += ms) };
 }
 
 function append(node: BackendNode, at: Stamp, claim?: string) {
@@ -50,12 +58,15 @@ describe("a claim", () => {
   });
 
   it("keeps a copy of a lost attempt's entry (a fill) from landing, and lets the settled stamp's copy through", async () => {
-    const { node } = nodeOnMemory();
+    const { node, logged } = nodeOnMemory();
     await node.claim(target, WRITER, 1, "c1");
     await append(node, stamp(8n), "c1");
     const copy = (at: Stamp): Entry => ({ bin: "alice", key: "l", kind: "append", value: "v", stamp: at });
     await node.apply([copy(stamp(4n)), copy(stamp(8n)), copy(stamp(3n, 2))], 0n);
     expect(await node.listGet(target, "l")).toEqual(["v", "v"]);
+    // The refused copy is logged: a fill that meets one is not silent about it.
+    const warning = logged.map((line) => JSON.parse(line)).find((entry) => entry.refused !== undefined);
+    expect(warning).toMatchObject({ refused: 1, first: [{ bin: "alice", key: "l" }] });
     expect(await node.claim(target, WRITER, 1, "c2")).toEqual(stamp(8n));
   });
 
