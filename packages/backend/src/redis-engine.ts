@@ -8,14 +8,12 @@
 //   s:<bin><key>   string entry: 40-byte stamp .. value ("" = deletion)
 //   k:<bin>        SET of keys with a non-empty value; ka:<bin> every string key with an entry
 //   l:<bin><key>   ZSET of live appends (member stamp .. value, score 0: stamp order)
-//   lv:<bin><key>  ZSET of the live appends by value (member sha1hex(value) .. stamp, score 0),
-//                  so a remove touches only its value's appends
+//   lv:<bin><key>  ZSET of live appends by value (sha1hex(value) .. stamp), read by a remove of that value
 //   lb:<bin><key>  bytes of the live appends, for MAX_LIST_BYTES (value bytes + 64 each)
 //   lt:<bin><key>  HASH value -> stamp of its latest remove (tombstone)
 //   lk:<bin>       SET of non-empty list keys; la:<bin> every list key with an entry
 //   bins           ZSET of bin names scored by ring point (range scans for repair)
-//   rr:<stamp>     removed count of a remove entry, for retries (expires)
-//   ra:<stamp>     an append a remove deleted here, for its retries (expires)
+//   rr:<stamp> ra:<stamp>  a remove's removed count; an append a remove deleted here (for retries, expire)
 //   w:<writer,seq> the largest stamp applied here for a write, for claims (expires)
 //   n:keys n:lists counts of non-empty keys and lists; clock: clock reservation
 //   gc             ZSET of tombstones by when they were stored here (sweep-tombstones.lua)
