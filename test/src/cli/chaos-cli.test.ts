@@ -55,22 +55,24 @@ it("refuses to start a cluster in a --dir that holds an earlier run's data", asy
   );
 });
 
-it("refuses network faults without root in one line: namespaces need it", async () => {
+it("refuses network faults without root in one line: namespaces need it", async (context) => {
   const out = mkdtempSync(join(tmpdir(), "binring-chaos-nobody-"));
   chmodSync(out, 0o777);
   // As nobody (uid 65534): the check comes before any process starts.
-  const stderr = await new Promise<string>((resolve) => {
+  const run = await new Promise<{ code: unknown; stderr: string }>((resolve) => {
     execFile(
       process.execPath,
       [CLI_MAIN, "chaos", "--local", "--faults", "process,network", "--out", out],
       { uid: 65534, gid: 65534, timeout: 30_000 },
-      (error, _stdout, stderr) => {
-        expect(error?.code).toBe(2);
-        resolve(stderr);
-      },
+      (error, _stdout, stderr) => resolve({ code: error?.code, stderr }),
     );
   });
-  expect(stderr.trim()).toBe(
+  // A checkout under a directory only root may enter (mktemp -d makes them 0700): nobody cannot load binring.
+  if (run.code !== 2 && /EACCES|permission denied|Cannot find module/i.test(run.stderr)) {
+    context.skip("this checkout is not readable by uid 65534");
+  }
+  expect(run.code).toBe(2);
+  expect(run.stderr.trim()).toBe(
     "binring chaos: --faults process,network: network namespaces need root (ip netns add); run as root, or without network faults",
   );
 });
