@@ -282,7 +282,10 @@ export class RepairRunner {
    * merges this view (its answer to our beat comes after the merge), so every
    * epoch minted from now on includes our changes; then the epoch is pushed to
    * every live backend, which refuses older views from then on. False when a
-   * live keeper did not answer (retried until it does, or is declared dead).
+   * live keeper or a live backend did not answer (retried until it does, or is
+   * declared dead): a backend that missed the epoch still takes writes from a
+   * client on the older view — one that skips the backend being filled, say —
+   * after the copy has read it.
    */
   async #fence(): Promise<boolean> {
     const { state } = this;
@@ -290,9 +293,14 @@ export class RepairRunner {
       state.peers.livePeers(state.clock.now()).map((peer) => this.hooks.beatPeer(peer)),
     );
     if (!answers.every(Boolean)) return false;
-    await Promise.all(
-      [...state.liveSet()].map((address) => state.heartbeat(address, {}).catch(() => undefined)),
+    const fenced = await Promise.all(
+      [...state.liveSet()].map((address) =>
+        state.heartbeat(address, {}).then(
+          () => true,
+          () => false,
+        ),
+      ),
     );
-    return true;
+    return fenced.every(Boolean);
   }
 }

@@ -1,7 +1,9 @@
 // Emptying and filling a backend that comes back, in process on a fake clock:
 // a fill interrupted by a death does not count, an empty that races a
 // restart leaves no old entry behind, and a backend that restarted without
-// dying is emptied before its fill too.
+// dying is emptied before its fill too, and no fill copies before every live
+// backend took the epoch that shows the filling backend back.
+import { StaleEpochError } from "@binring/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { KeeperWorld } from "./support/keeper-world.js";
 
@@ -155,6 +157,47 @@ describe("fill", () => {
     };
     await w.until(() => restarted, 15_000, "the fill starts");
     await w.until(() => w.stateOf(address) === "ready" && backend.node.ready, 30_000, "filled again");
+    for (const bin of held) expect(await w.stored(address, bin, "k")).toBe(`v${bin.slice(4)}`);
+  });
+
+  it("copies nothing until every live backend took the epoch that shows the backend back", async () => {
+    world = new KeeperWorld({ backends: 5, keepers: 1 });
+    world.startAll();
+    const w = world;
+    await w.until(() => w.allReady(), 10_000, "a fresh cluster is ready");
+    const address = w.addresses[0]!;
+    const backend = w.backend(address);
+    const held = await fillBins(w, address, 40);
+    const before = w.keeper(0).view().epoch;
+    // A holder of the returning backend's bins that the fence cannot reach (its probes still
+    // answer): a client that still skips the returning backend could write there under the old
+    // view after the fill copied it, and that write would be missing from the backend made ready.
+    const holder = w
+      .keeper(0)
+      .ring.replicasFor(held[0]!, () => true)
+      .find((id) => id !== address)!;
+    // The fence's heartbeat carries the epoch alone: no readiness (a probe) and no clock floor.
+    const isFenceBeat = (call: string, request: unknown) => {
+      const beat = request as { readiness?: string; clockFloor?: string };
+      return call === "heartbeat" && beat.readiness === undefined && beat.clockFloor === undefined;
+    };
+    w.backend(holder).loses = isFenceBeat;
+    backend.restart("kept");
+    await w.until(() => w.stateOf(address) === "filling", 10_000, "seen back, filling");
+    await w.clock.advance(8000);
+    expect(w.stateOf(address)).toBe("filling");
+    expect(backend.node.ready).toBe(false);
+
+    w.backend(holder).loses = undefined;
+    await w.until(() => w.stateOf(address) === "ready" && backend.node.ready, 30_000, "filled once fenced");
+    const stale = {
+      bin: held[0]!,
+      key: "late",
+      kind: "set" as const,
+      value: "x",
+      stamp: { clock: 1n, writer: "0123456789abcdef", seq: 2 },
+    };
+    await expect(w.backend(holder).node.apply([stale], before)).rejects.toBeInstanceOf(StaleEpochError);
     for (const bin of held) expect(await w.stored(address, bin, "k")).toBe(`v${bin.slice(4)}`);
   });
 });

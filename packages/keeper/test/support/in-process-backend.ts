@@ -28,6 +28,8 @@ export class InProcessBackend implements BackendPort {
   readonly #held: (() => void)[] = [];
   /** Runs before each call reaches the backend: tests inject a fault at an exact step. */
   onCall: ((call: string, detail: unknown) => void) | undefined;
+  /** Calls refused as if their packets were lost on the way (a one-call cut): they time out. */
+  loses: ((call: string, detail: unknown) => boolean) | undefined;
   /** Every heartbeat command this backend took, for assertions. */
   readonly heartbeats: HeartbeatRequest[] = [];
 
@@ -84,6 +86,10 @@ export class InProcessBackend implements BackendPort {
 
   #call<T>(call: string, detail: unknown, timeoutMs: number, run: () => Promise<T>): Promise<T> {
     this.onCall?.(call, detail);
+    if (this.loses?.(call, detail))
+      return this.clock
+        .sleep(timeoutMs)
+        .then(() => Promise.reject(new TimeoutError(`${this.address}: deadline exceeded`)));
     if (this.fault === "down")
       return Promise.reject(new UnavailableError(`${this.address}: connection refused`));
     if (this.fault === "none") return this.latencyMs > 0 ? this.clock.sleep(this.latencyMs).then(run) : run();
