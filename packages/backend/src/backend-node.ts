@@ -335,6 +335,7 @@ export class BackendNode {
       throw new BinringError("refused to empty: this backend is ready", StatusCode.FAILED_PRECONDITION);
     }
     this.#emptying = true;
+    this.#fences.clear();
     try {
       return { bins: await this.#engine.drop(WHOLE_RING), incarnation: this.#afterEmpty() };
     } catch (error) {

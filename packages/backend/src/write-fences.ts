@@ -58,6 +58,18 @@ export class WriteFences {
     return !fence || encodeStamp(stamp) === fence.settled;
   }
 
+  /**
+   * Forgets every fence: the store was emptied. Whatever it held of a fenced
+   * write is gone, and a fill brings back the stamp the write was acknowledged
+   * with — a fence whose claim never settled here (its attempt went on without
+   * this backend) would refuse that very copy. Entries of attempts from before
+   * the empty still in flight carry an older epoch than the one the keeper
+   * pushed here before emptying, and are refused for it.
+   */
+  clear(): void {
+    this.#fences.clear();
+  }
+
   get size(): number {
     return this.#fences.size;
   }

@@ -70,6 +70,17 @@ describe("a claim", () => {
     expect(await node.claim(target, WRITER, 1, "c2")).toEqual(stamp(8n));
   });
 
+  it("is forgotten when the store is emptied, so the fill brings back the stamp the write was acknowledged with", async () => {
+    const { node } = nodeOnMemory();
+    // Claimed here, then this backend was cut off and declared dead: the write went on and was
+    // acknowledged on the other replicas at stamp 8, and the claim never settled here.
+    await node.claim(target, WRITER, 1, "c1");
+    await node.empty(node.incarnation);
+    const copy: Entry = { bin: "alice", key: "l", kind: "append", value: "v", stamp: stamp(8n) };
+    await node.apply([copy], 0n);
+    expect(await node.listGet(target, "l")).toEqual(["v"]);
+  });
+
   it("is replaced by a newer claim of the same write, whose entries alone it then takes", async () => {
     const { node } = nodeOnMemory();
     await node.claim(target, WRITER, 1, "c1");
