@@ -41,7 +41,12 @@ beforeAll(async () => {
   cluster = await LocalCluster.start({ backends: 4, keepers: 1, keeperArgs: [], appendfsync: "everysec" });
   http = cluster.keeperHttp[0]!;
   await waitForSettled(http, allReady());
-  client = await BinClient.fromConfig(cluster.configPath, { callTimeoutMs: 20_000 });
+  // A replica call here carries megabytes: on a loaded machine one takes seconds, and an attempt
+  // given up on after the default 2 s is sent again whole, adding to the load it waited on.
+  client = await BinClient.fromConfig(cluster.configPath, {
+    callTimeoutMs: 40_000,
+    backendCallTimeoutMs: 10_000,
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -118,7 +123,7 @@ describe("large and many", () => {
     // Compared by length and prefix: a failure message must not print 65 MiB.
     const found = values.map((value) => (value === null ? null : `${value.length}:${value.slice(0, 8)}`));
     expect(found).toEqual(Array.from({ length: 65 }, (_, i) => `${BIG}:${bigValue(i).slice(0, 8)}`));
-  }, 60_000);
+  }, 90_000);
 
   it("an over-long value is refused at once with INVALID_ARGUMENT naming it", async () => {
     const startedAt = Date.now();
