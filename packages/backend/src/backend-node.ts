@@ -304,8 +304,22 @@ export class BackendNode {
     return this.#engine.scan(ranges, batchSize);
   }
 
-  drop(ranges: readonly RingRange[]): Promise<number> {
-    return this.#engine.drop(ranges);
+  /**
+   * Drops every bin of the ranges, for a keeper whose view at `epoch` no longer
+   * places them here (a stand-in after the fill it stood in for). Refused
+   * under an older view than this backend knows, and cut short between bins
+   * once a newer one arrives: the change that view was minted for may make
+   * this backend a holder of those bins again, and its keeper fences (raises
+   * the epoch here) before it copies them here. A round of deletes already
+   * sent reaches the store before those copies (one connection, in order).
+   */
+  async drop(ranges: readonly RingRange[], epoch: bigint): Promise<number> {
+    checkEpoch("epoch", epoch);
+    const overtaken = () => epoch < this.#epoch;
+    if (overtaken()) throw new StaleEpochError(epoch, this.#epoch);
+    const dropped = await this.#engine.drop(ranges, overtaken);
+    if (overtaken()) throw new StaleEpochError(epoch, this.#epoch);
+    return dropped;
   }
 
   /**

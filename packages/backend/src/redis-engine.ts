@@ -330,25 +330,24 @@ export class RedisEngine implements StoreEngine {
     return [...new Set(found.flat())];
   }
 
-  async drop(ranges: readonly RingRange[]): Promise<number> {
+  async drop(ranges: readonly RingRange[], stop?: () => boolean): Promise<number> {
     try {
-      return await this.#drop(ranges);
+      return await this.#drop(ranges, stop);
     } finally {
       // Reads that raced the deletes may have cached entries that are gone now.
       this.#cache.clear();
     }
   }
 
-  async #drop(ranges: readonly RingRange[]): Promise<number> {
+  async #drop(ranges: readonly RingRange[], stop?: () => boolean): Promise<number> {
     const bins = await this.#binsIn(ranges);
-    for (let i = 0; i < bins.length; i += BINS_PER_ROUND) {
-      await Promise.all(
-        bins
-          .slice(i, i + BINS_PER_ROUND)
-          .map((bin) => this.#dropBin([], [this.#keyPrefix, bin, binTag(bin)])),
-      );
+    let dropped = 0;
+    for (let i = 0; i < bins.length && !stop?.(); i += BINS_PER_ROUND) {
+      const round = bins.slice(i, i + BINS_PER_ROUND);
+      await Promise.all(round.map((bin) => this.#dropBin([], [this.#keyPrefix, bin, binTag(bin)])));
+      dropped += round.length;
     }
-    return bins.length;
+    return dropped;
   }
 
   async sweepTombstones(ttlMs: number, limit: number): Promise<TombstoneSweep> {

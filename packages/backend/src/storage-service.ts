@@ -147,7 +147,9 @@ export class StorageService {
         }
         this.#scan(call).catch((error: unknown) => call.destroy(toServiceError(error) as Error));
       },
-      Drop: unary(async (request) => ({ bins: String(await this.node.drop(request.ranges)) })),
+      Drop: unary(async (request) => ({
+        bins: String(await this.node.drop(request.ranges, wireToBigint(request.epoch))),
+      })),
       Empty: unary(async (request) => {
         const emptied = await this.node.empty(request.incarnation);
         return { bins: String(emptied.bins), incarnation: emptied.incarnation };

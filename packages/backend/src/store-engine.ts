@@ -61,8 +61,12 @@ export interface StoreEngine {
   listKeys(bin: string, pattern: KeyPattern): Promise<string[]>;
   /** Every entry (tombstones included) of the bins whose ring point is in one of the ranges. */
   scan(ranges: readonly RingRange[], batchSize: number): AsyncIterable<Entry[]>;
-  /** Deletes every entry of the bins in the ranges; returns how many bins went. */
-  drop(ranges: readonly RingRange[]): Promise<number>;
+  /**
+   * Deletes every entry of the bins in the ranges; returns how many bins went.
+   * Stops before the next bins once `stop` says so (their caller's view was
+   * overtaken); those already sent to the store go.
+   */
+  drop(ranges: readonly RingRange[], stop?: () => boolean): Promise<number>;
   /**
    * Drops at most `limit` tombstones (deleted string keys, list values'
    * latest removes) stored here more than `ttlMs` ago, oldest first.

@@ -30,10 +30,10 @@ class SlowDropEngine extends MemoryEngine {
     this.#gate = undefined;
   }
 
-  override async drop(ranges: readonly RingRange[]): Promise<number> {
+  override async drop(ranges: readonly RingRange[], stop?: () => boolean): Promise<number> {
     this.#began?.();
     await this.#gate;
-    return super.drop(ranges);
+    return super.drop(ranges, stop);
   }
 }
 

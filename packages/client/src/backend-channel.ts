@@ -285,10 +285,13 @@ export class BackendChannel {
     }
   }
 
-  drop(ranges: readonly RingRange[], timeoutMs?: number): Promise<number> {
+  /** Drops the ranges' bins for a keeper whose view is at `epoch` (refused under an older view than the backend's). */
+  drop(ranges: readonly RingRange[], epoch: bigint, timeoutMs?: number): Promise<number> {
     return new Promise((resolve, reject) => {
-      this.#control.Drop({ ranges: [...ranges] }, { deadline: this.#deadline(timeoutMs) }, (error, reply) =>
-        error || !reply ? reject(this.#failure(error)) : resolve(Number(reply.bins)),
+      this.#control.Drop(
+        { ranges: [...ranges], epoch: bigintToWire(epoch) },
+        { deadline: this.#deadline(timeoutMs) },
+        (error, reply) => (error || !reply ? reject(this.#failure(error)) : resolve(Number(reply.bins))),
       );
     });
   }

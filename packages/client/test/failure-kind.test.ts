@@ -84,7 +84,7 @@ describe("BackendChannel to a server that fails calls", () => {
     );
     const channel = new BackendChannel(`127.0.0.1:${port}`);
     try {
-      const dropped = await channel.drop([]).catch((error) => error);
+      const dropped = await channel.drop([], 0n).catch((error) => error);
       expect(dropped).toBeInstanceOf(StoreUnavailableError);
       expect(classifyFailure(dropped)).toBe("gone");
       const stale = await channel.heartbeat({}).catch((error) => error);
@@ -113,7 +113,7 @@ describe("BackendChannel to a port nothing listens on", () => {
       const piped = await channel.execute({ clock: { target: { bin: "b" } } }).catch((error) => error);
       expect(piped).toBeInstanceOf(ConnectionRefusedError);
       expect(classifyFailure(piped)).toBe("gone");
-      const unary = await channel.drop([]).catch((error) => error);
+      const unary = await channel.drop([], 0n).catch((error) => error);
       expect(unary).toBeInstanceOf(ConnectionRefusedError);
     } finally {
       channel.close();

@@ -22,8 +22,8 @@ export interface BackendPort extends EntryPort {
   heartbeat(request: HeartbeatRequest, timeoutMs: number): Promise<HeartbeatReply__Output>;
   /** Empties the store of `incarnation`; resolves with the incarnation it ended in. */
   empty(incarnation: string, timeoutMs: number): Promise<{ bins: number; incarnation: string }>;
-  /** Drops every bin of the ranges; resolves with how many bins it dropped. */
-  drop(ranges: readonly RingRange[], timeoutMs: number): Promise<number>;
+  /** Drops every bin of the ranges under the view at `epoch`; resolves with how many bins it dropped. */
+  drop(ranges: readonly RingRange[], epoch: bigint, timeoutMs: number): Promise<number>;
 }
 
 export interface PeerPort {

@@ -261,7 +261,9 @@ export class RepairRunner {
       (id) => isLive.has(id),
     )) {
       try {
-        const bins = await state.ports.backend(drop.backend).drop(drop.ranges, DROP_TIMEOUT_MS);
+        const bins = await state.ports
+          .backend(drop.backend)
+          .drop(drop.ranges, state.view.epoch, DROP_TIMEOUT_MS);
         state.logger.info(
           { backend: drop.backend, bins, ranges: drop.ranges.length },
           "dropped bins it no longer holds",

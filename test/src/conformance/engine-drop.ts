@@ -1,7 +1,7 @@
 // Drop deletes exactly the bins whose ring point falls in the ranges, all of
 // what they hold (strings, lists, tombstones), and keeps the store's counts
-// right; a bin with more keys than one call can carry is scanned and dropped whole. Keepers
-// drop released stretches and empty dead backends with it.
+// right; a bin with more keys than one call can carry is scanned and dropped whole; told to
+// stop, it stops between bins. Keepers drop released stretches and empty dead backends with it.
 import type { StoreEngine } from "@binring/backend";
 import { type Entry, newWriterId, pointInRange, RING_SIZE, ringPoint, WHOLE_RING } from "@binring/core";
 import { expect, it } from "vitest";
@@ -53,6 +53,20 @@ export function itDropsBinsInRanges(open: () => Promise<StoreEngine>): void {
     expect(await engine.stats()).toEqual({ bins: kept, keys: kept, lists: kept });
     expect(await engine.drop(WHOLE_RING)).toBe(kept);
     expect(await engine.stats()).toEqual({ bins: 0, keys: 0, lists: 0 });
+  });
+
+  it("stops before the next bins once told to, and counts only the bins it dropped", async () => {
+    const engine = await open();
+    const writer = newWriterId();
+    const bins = Array.from({ length: BIN_COUNT }, (_, i) => `bin-${i}`);
+    await engine.apply(bins.map((bin, i) => entry(bin, "k", "set", "v", writer, i)));
+    let checks = 0;
+    const dropped = await engine.drop(WHOLE_RING, () => ++checks > 1);
+    expect(dropped).toBeGreaterThan(0);
+    expect(dropped).toBeLessThan(BIN_COUNT);
+    expect((await engine.stats()).bins).toBe(BIN_COUNT - dropped);
+    expect(await engine.drop(WHOLE_RING, () => true)).toBe(0);
+    expect((await engine.stats()).bins).toBe(BIN_COUNT - dropped);
   });
 
   it("leaves nothing unindexed when entries are applied while their bins are dropped", async () => {

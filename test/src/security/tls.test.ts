@@ -87,7 +87,7 @@ describe("a caller without a certificate of the cluster's CA", () => {
       await expect(stranger.bin("bin-0").get("k0"), who).rejects.toThrow();
       await stranger.close();
       const channel = new BackendChannel(cluster.backends[0]!, { tls, callTimeoutMs: 1500 });
-      await expect(channel.drop([{ start: 0, end: 2 ** 32 }]), who).rejects.toThrow();
+      await expect(channel.drop([{ start: 0, end: 2 ** 32 }], 0n), who).rejects.toThrow();
       await expect(channel.heartbeat({}), who).rejects.toThrow();
       channel.close();
       await expect(fetchKeeperStatus(cluster.keepers[0]!, 1500, tls), who).rejects.toThrow();
@@ -112,7 +112,7 @@ describe("a client certificate", () => {
       stamp: { clock: 2n ** 40n, writer: "f".repeat(16), seq: 1 },
     };
     const controlCalls: [string, Promise<unknown>][] = [
-      ["Drop", channel.drop([{ start: 0, end: 2 ** 32 }])],
+      ["Drop", channel.drop([{ start: 0, end: 2 ** 32 }], 0n)],
       ["Empty", channel.empty("any")],
       ["Apply", channel.apply([entry], 0n)],
       [
@@ -143,14 +143,14 @@ describe("a client certificate", () => {
 
     // Nor may a backend's certificate: backends call no one.
     const backendCert = new BackendChannel(cluster.backends[1]!, { tls: roleFiles(certs, "backend") });
-    expect(await failure(backendCert.drop([{ start: 0, end: 2 ** 32 }]))).toBeInstanceOf(
+    expect(await failure(backendCert.drop([{ start: 0, end: 2 ** 32 }], 0n))).toBeInstanceOf(
       PermissionDeniedError,
     );
     backendCert.close();
 
     // The admin certificate may call data calls, not control calls.
     const admin = new BackendChannel(cluster.backends[1]!, { tls: roleFiles(certs, "admin") });
-    expect(await failure(admin.drop([{ start: 0, end: 2 ** 32 }]))).toBeInstanceOf(PermissionDeniedError);
+    expect(await failure(admin.drop([{ start: 0, end: 2 ** 32 }], 0n))).toBeInstanceOf(PermissionDeniedError);
     admin.close();
 
     await expectPreloadedIntact();

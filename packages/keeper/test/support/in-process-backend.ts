@@ -63,8 +63,8 @@ export class InProcessBackend implements BackendPort {
     return this.#call("empty", incarnation, timeoutMs, () => this.node.empty(incarnation));
   }
 
-  drop(ranges: readonly RingRange[], timeoutMs: number) {
-    return this.#call("drop", ranges, timeoutMs, () => this.node.drop(ranges));
+  drop(ranges: readonly RingRange[], epoch: bigint, timeoutMs: number) {
+    return this.#call("drop", ranges, timeoutMs, () => this.node.drop(ranges, epoch));
   }
 
   apply(entries: readonly Entry[], epoch: bigint, timeoutMs: number) {
