@@ -305,13 +305,9 @@ export class BackendNode {
   }
 
   /**
-   * Drops every bin of the ranges, for a keeper whose view at `epoch` no longer
-   * places them here (a stand-in after the fill it stood in for). Refused
-   * under an older view than this backend knows, and cut short between bins
-   * once a newer one arrives: the change that view was minted for may make
-   * this backend a holder of those bins again, and its keeper fences (raises
-   * the epoch here) before it copies them here. A round of deletes already
-   * sent reaches the store before those copies (one connection, in order).
+   * Drops the ranges' bins for a keeper whose view at `epoch` no longer places
+   * them here. Refused under an older view, and cut short once a newer one
+   * arrives: it may make this backend their holder again (HAZARDS.md 22).
    */
   async drop(ranges: readonly RingRange[], epoch: bigint): Promise<number> {
     checkEpoch("epoch", epoch);
