@@ -10,7 +10,7 @@ import type { Operation, OperationResult__Output, TlsFiles } from "@binring/core
 
 /** Most links kept open at once: a cluster's backends, with room to spare. */
 export const MAX_PEER_LINKS = 64;
-/** How long a forwarded operation waits for its replica: the coordinator answers its client within about twice this. */
+/** How long a forwarded operation waits for its replica unless the coordinator says (write-coordinator.ts `forwardTimeoutMs`). */
 export const PEER_CALL_TIMEOUT_MS = 1000;
 
 export class PeerLinks implements ReplicaTransport {
@@ -19,8 +19,8 @@ export class PeerLinks implements ReplicaTransport {
 
   constructor(private readonly tls: TlsFiles | undefined) {}
 
-  execute(address: string, operation: Operation): Promise<OperationResult__Output> {
-    return this.#link(address).execute(operation);
+  execute(address: string, operation: Operation, timeoutMs?: number): Promise<OperationResult__Output> {
+    return this.#link(address).execute(operation, timeoutMs);
   }
 
   refusesConnections(address: string): Promise<boolean> {

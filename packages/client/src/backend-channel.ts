@@ -77,6 +77,8 @@ const CHANNEL_OPTIONS: grpc.ChannelOptions = {
 
 interface PendingOperation {
   operation: Operation;
+  /** How long its caller waits; the channel's call timeout when undefined. */
+  timeoutMs: number | undefined;
   /** An upper bound on the operation's encoded size. */
   bytes: number;
   resolve(result: OperationResult__Output): void;
@@ -144,11 +146,16 @@ export class BackendChannel {
     return new Date(Date.now() + timeoutMs);
   }
 
-  /** Runs one operation (batched with its neighbours); rejects with the operation's own error. */
-  execute(operation: Operation): Promise<OperationResult__Output> {
+  /**
+   * Runs one operation (batched with its neighbours); rejects with the
+   * operation's own error, or TimeoutError when its batch is not answered
+   * within the longest wait any of its operations asked for (`timeoutMs`, or
+   * the channel's call timeout).
+   */
+  execute(operation: Operation, timeoutMs?: number): Promise<OperationResult__Output> {
     if (this.#closed) return Promise.reject(new UnavailableError(`client for ${this.address} is closed`));
     return new Promise((resolve, reject) => {
-      this.#queue.add({ operation, bytes: operationBytes(operation), resolve, reject });
+      this.#queue.add({ operation, timeoutMs, bytes: operationBytes(operation), resolve, reject });
     });
   }
 
@@ -173,13 +180,12 @@ export class BackendChannel {
     const pipe = this.#openPipe();
     this.#lastBatchId = (this.#lastBatchId + 1) >>> 0;
     const id = this.#lastBatchId;
+    let waitMs = 0;
+    for (const pending of operations) waitMs = Math.max(waitMs, pending.timeoutMs ?? this.#callTimeoutMs);
     const timer = setTimeout(
       () =>
-        this.#failBatch(
-          id,
-          new TimeoutError(`backend ${this.address} did not answer within ${this.#callTimeoutMs} ms`),
-        ),
-      this.#callTimeoutMs,
+        this.#failBatch(id, new TimeoutError(`backend ${this.address} did not answer within ${waitMs} ms`)),
+      waitMs,
     );
     this.#inFlight.set(id, { pipe, operations, answered: 0, timer });
     this.sent.batches++;

@@ -31,8 +31,8 @@ export class ChannelTransport implements ReplicaTransport {
     return channel;
   }
 
-  execute(address: string, operation: Operation): Promise<OperationResult__Output> {
-    return this.channel(address).execute(operation);
+  execute(address: string, operation: Operation, timeoutMs?: number): Promise<OperationResult__Output> {
+    return this.channel(address).execute(operation, timeoutMs);
   }
 
   refusesConnections(address: string): Promise<boolean> {

@@ -7,10 +7,11 @@ export interface ReplicaTransport {
   /**
    * Runs one operation on the replica at `address`. Rejects with the
    * replica's error as a class from @binring/core (failure-kind.ts sorts
-   * them), or with TimeoutError when it does not answer within its own
-   * per-call deadline: a call never hangs for good.
+   * them), or with TimeoutError when it does not answer within `timeoutMs`
+   * (the transport's own per-call deadline when absent): a call never hangs
+   * for good.
    */
-  execute(address: string, operation: Operation): Promise<OperationResult__Output>;
+  execute(address: string, operation: Operation, timeoutMs?: number): Promise<OperationResult__Output>;
   /**
    * Whether a fresh connection to `address` is refused right now. A call's
    * "connection refused" may repeat an old attempt (a channel in reconnect

@@ -155,7 +155,9 @@ export async function coordinateWrite(
 ): Promise<WriteReply__Output> {
   checkReplicas(write);
   const call = (i: number, operation: Operation) =>
-    i === write.coordinator ? host.local(operation) : host.peers.execute(write.replicas[i]!, operation);
+    i === write.coordinator
+      ? host.local(operation)
+      : host.peers.execute(write.replicas[i]!, operation, forwardTimeoutMs(host, write));
   // Fenced by the caller's view, and refused unless this backend serves reads: it is what the stamp rests on.
   const clock = await clockAtLeast(host, write, write.atLeast, write.requireReady);
   let stamp = write.stamp;
@@ -173,6 +175,20 @@ export async function coordinateWrite(
 }
 
 type Call = (replica: number, operation: Operation) => Promise<OperationResult__Output>;
+
+/** The least a forward waits for its replica (a client's default attempt leaves room for two of these). */
+export const FORWARD_TIMEOUT_FLOOR_MS = 1000;
+
+/**
+ * How long a forward waits: half of what is left of the write's time, and at
+ * least the floor. A replica slower than the floor — busy applying megabytes,
+ * say — is waited for as long as the caller allows, rather than given up on
+ * and sent the entry again, which only adds to what it is busy with; half, so
+ * the hop after it still has time and a timeout names the replica that was slow.
+ */
+function forwardTimeoutMs(host: CoordinatorHost, write: CoordinatedWrite): number {
+  return Math.max(FORWARD_TIMEOUT_FLOOR_MS, Math.floor((write.deadline - host.time.now()) / 2));
+}
 
 function checkReplicas(write: CoordinatedWrite): void {
   const { replicas, coordinator } = write;

@@ -93,6 +93,18 @@ describe("a write skips a replica only when it is gone", () => {
   });
 });
 
+describe("a coordinator given a long attempt", () => {
+  it("waits for a replica slower than a forward's usual wait, and sends it the entry once", async () => {
+    fakes = binOnFakes(undefined, undefined, 10_000);
+    const { bin, backup1, transport } = fakes;
+    // Busy for 3 s (applying megabytes, say): past the 1 s floor, well inside the client's 10 s.
+    backup1.pausedUntil = 3 * PEER_CALL_TIMEOUT_MS;
+    await bin.set("k", "v");
+    expect(holds(backup1, "v")).toBe(true);
+    expect(transport.callsTo(backup1.address, "set")).toHaveLength(1);
+  });
+});
+
 describe("an append a remove of its value got ahead of", () => {
   it("is stamped again above the remove and applied anew, so it shows on every replica", async () => {
     const { bin, primary, backup1, backup2, transport } = setup();

@@ -6,7 +6,7 @@ import { Bin } from "../../src/bin.js";
 import type { OperationObserver } from "../../src/client-metrics.js";
 import { ClientSession } from "../../src/client-session.js";
 import { Reachability } from "../../src/reachability.js";
-import { FakeNetwork, FakeTransport } from "./fake-replicas.js";
+import { BACKEND_CALL_TIMEOUT_MS, FakeNetwork, FakeTransport } from "./fake-replicas.js";
 import { FakeView } from "./fake-view.js";
 import { VirtualTime } from "./virtual-time.js";
 
@@ -16,9 +16,11 @@ export const CALL_TIMEOUT_MS = 10_000;
 export function binOnFakes(
   backends = ["10.0.0.1:7000", "10.0.0.2:7000", "10.0.0.3:7000"],
   observer?: OperationObserver,
+  /** BinClient's backendCallTimeoutMs: how long the client waits for one attempt. */
+  attemptTimeoutMs = BACKEND_CALL_TIMEOUT_MS,
 ) {
   const time = new VirtualTime();
-  const transport = new FakeTransport(new FakeNetwork(backends, time));
+  const transport = new FakeTransport(new FakeNetwork(backends, time), attemptTimeoutMs);
   const view = new FakeView(time);
   const reachability = new Reachability({
     probeIntervalMs: 1000,
@@ -33,6 +35,7 @@ export function binOnFakes(
     reachability,
     view,
     callTimeoutMs: CALL_TIMEOUT_MS,
+    attemptTimeoutMs,
     time,
     observer,
   });

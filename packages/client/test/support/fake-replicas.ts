@@ -257,9 +257,9 @@ export class FakeNetwork {
     const links = new FakeTransport(this, PEER_CALL_TIMEOUT_MS, address);
     let forwards = 0;
     const peers: ReplicaTransport = {
-      execute: async (to, op) => {
+      execute: async (to, op, timeoutMs) => {
         if (replica.gone) throw dead();
-        const result = await links.execute(to, op);
+        const result = await links.execute(to, op, timeoutMs);
         if (++forwards === replica.diesAfterForwards) {
           replica.gone = true;
           replica.onDeath?.();
@@ -310,7 +310,11 @@ export class FakeTransport implements ReplicaTransport {
     return this.calls.filter((c) => c.address === address && (!operation || c.operation === operation));
   }
 
-  async execute(address: string, operation: Operation): Promise<OperationResult__Output> {
+  async execute(
+    address: string,
+    operation: Operation,
+    timeoutMs = this.callTimeoutMs,
+  ): Promise<OperationResult__Output> {
     const { network } = this;
     const replica = network.replica(address);
     network.record(address, operation, this.from);
@@ -323,16 +327,16 @@ export class FakeTransport implements ReplicaTransport {
     if (replica.storeUnavailable && !operation.write)
       throw new StoreUnavailableError("redis is reconnecting");
     const wait = replica.pausedUntil - time.now();
-    if (wait >= this.callTimeoutMs) {
-      await time.sleep(this.callTimeoutMs);
-      throw new TimeoutError(`backend ${address} did not answer within ${this.callTimeoutMs} ms`);
+    if (wait >= timeoutMs) {
+      await time.sleep(timeoutMs);
+      throw new TimeoutError(`backend ${address} did not answer within ${timeoutMs} ms`);
     }
     if (wait > 0) await time.sleep(wait);
     if (!operation.write) return replica.run(operation);
     // The coordinator keeps working past the caller's deadline, as a backend does.
-    const timer = time.timer(this.callTimeoutMs - Math.max(wait, 0));
+    const timer = time.timer(timeoutMs - Math.max(wait, 0));
     const timedOut = timer.done.then(() => {
-      throw new TimeoutError(`backend ${address} did not answer within ${this.callTimeoutMs} ms`);
+      throw new TimeoutError(`backend ${address} did not answer within ${timeoutMs} ms`);
     });
     const coordinated = network.coordinate(address, operation);
     coordinated.then(timer.cancel, timer.cancel);
