@@ -13,8 +13,8 @@ import {
 import { NO_METRICS } from "./client-metrics.js";
 import type { ClientSession } from "./client-session.js";
 import { readFromReplicas } from "./read-path.js";
-import type { WriteKind } from "./write-coordinator.js";
 import { writeToReplicas } from "./write-path.js";
+import type { WriteKind } from "./write-request.js";
 
 export class Bin implements Storage {
   constructor(

@@ -25,11 +25,10 @@ export type { ReplicaTransport } from "./replica-transport.js";
 export { parseSabotage, SABOTAGES, type Sabotage } from "./sabotage.js";
 export { StorageClient, type StorageClientOptions } from "./storage-client.js";
 export { systemTime, type WallTime } from "./wall-time.js";
+export { type CoordinatorHost, coordinateWrite } from "./write-coordinator.js";
 export {
   type CoordinatedWrite,
-  type CoordinatorHost,
-  coordinateWrite,
   MAX_WRITE_REPLICAS,
   parseWriteRequest,
   type WriteKind,
-} from "./write-coordinator.js";
+} from "./write-request.js";

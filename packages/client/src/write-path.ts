@@ -23,7 +23,7 @@ import { classifyFailure } from "./failure-kind.js";
 import { gaveUpError, noReplicaError } from "./operation-errors.js";
 import { writeReplicas } from "./sabotage.js";
 import { retryPauseMs } from "./wall-time.js";
-import type { WriteKind } from "./write-coordinator.js";
+import type { WriteKind } from "./write-request.js";
 
 const WIRE_KIND: Record<WriteKind, EntryKind__Output> = {
   set: "ENTRY_KIND_SET",

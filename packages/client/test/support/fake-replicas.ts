@@ -28,7 +28,8 @@ import {
   wireToBigint,
 } from "@binring/core";
 import type { ReplicaTransport } from "../../src/replica-transport.js";
-import { coordinateWrite, parseWriteRequest } from "../../src/write-coordinator.js";
+import { coordinateWrite } from "../../src/write-coordinator.js";
+import { parseWriteRequest } from "../../src/write-request.js";
 import type { VirtualTime } from "./virtual-time.js";
 
 /** What a BackendChannel's calls wait for an answer (BinClient's backendCallTimeoutMs default). */
