@@ -113,9 +113,8 @@ export class BackendNode {
   #admit(target: CallTarget, isRead: boolean): void {
     checkBinName("bin", target.bin, this.#limits.maxKeyBytes);
     checkEpoch("target.epoch", target.epoch);
-    if (target.epoch !== 0n && target.epoch < this.#epoch) {
+    if (target.epoch !== 0n && target.epoch < this.#epoch)
       throw new StaleEpochError(target.epoch, this.#epoch);
-    }
     if (isRead && target.requireReady && !this.ready) {
       throw new NotReadyError(
         "this backend may be missing entries (restarted or being filled); read another replica",
@@ -244,16 +243,13 @@ export class BackendNode {
     this.#admit({ bin: "", epoch, requireReady: false }, false);
     return this.#storing(async () => {
       await this.clock.observe(highest);
-      // A copy of a claimed write's other stamp would be a second entry for one write.
-      const admitted =
-        this.#fences.size === 0 ? entries : entries.filter((e) => this.#fences.admitsCopy(e.stamp));
-      if (admitted.length < entries.length) {
-        const refused = entries.filter((e) => !admitted.includes(e)).slice(0, 5);
+      const { admitted, refused } = this.#fences.admitCopies(entries);
+      if (refused.length > 0) {
+        const first = refused
+          .slice(0, 5)
+          .map(({ bin, key, stamp }) => ({ bin, key, stamp: encodeStamp(stamp) }));
         this.#logger?.warn(
-          {
-            refused: entries.length - admitted.length,
-            first: refused.map((e) => ({ bin: e.bin, key: e.key, stamp: encodeStamp(e.stamp) })),
-          },
+          { refused: refused.length, first },
           "copies refused by write fences (a claimed write's other stamp)",
         );
       }
@@ -312,8 +308,7 @@ export class BackendNode {
   async drop(ranges: readonly RingRange[], epoch: bigint): Promise<number> {
     checkEpoch("epoch", epoch);
     const overtaken = () => epoch < this.#epoch;
-    if (overtaken()) throw new StaleEpochError(epoch, this.#epoch);
-    const dropped = await this.#engine.drop(ranges, overtaken);
+    const dropped = overtaken() ? 0 : await this.#engine.drop(ranges, overtaken);
     if (overtaken()) throw new StaleEpochError(epoch, this.#epoch);
     return dropped;
   }
@@ -335,15 +330,13 @@ export class BackendNode {
   }
 
   async #emptyNow(incarnation: string): Promise<EmptyResult> {
-    if (incarnation !== this.incarnation) {
+    if (incarnation !== this.incarnation)
       throw new BinringError(
         `refused to empty: incarnation "${incarnation}" is not this backend's ("${this.incarnation}")`,
         StatusCode.FAILED_PRECONDITION,
       );
-    }
-    if (this.ready) {
+    if (this.ready)
       throw new BinringError("refused to empty: this backend is ready", StatusCode.FAILED_PRECONDITION);
-    }
     this.#emptying = true;
     this.#fences.clear();
     try {

@@ -247,7 +247,7 @@ export class MemoryEngine implements StoreEngine {
   async drop(ranges: readonly RingRange[], stop?: () => boolean): Promise<number> {
     let dropped = 0;
     for (const [name] of this.#binsIn(ranges)) {
-      // A turn between bins, where a newer view can arrive, as between the Redis engine's rounds.
+      // A pause between bins, where a newer view can arrive, as between the Redis engine's rounds.
       await Promise.resolve();
       if (stop?.()) break;
       this.#bins.delete(name);

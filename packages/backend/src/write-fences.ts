@@ -9,7 +9,7 @@
 // A write is named by its stamp's writer and seq, which stay the same across
 // its attempts and restamps. Fences live in memory: a restart ends every
 // connection that could still deliver a lost attempt's entries.
-import { encodeStamp, type Stamp } from "@binring/core";
+import { type Entry, encodeStamp, type Stamp } from "@binring/core";
 
 /** How long a fence holds: past any write's deadline (at most 60 s), with room for entries queued on sockets. */
 export const FENCE_TTL_MS = 120_000;
@@ -52,10 +52,20 @@ export class WriteFences {
     return encoded === fence.settled;
   }
 
-  /** Whether a copy (repair, fill) of an entry may land: no fence holds its write, or it has the settled stamp. */
-  admitsCopy(stamp: Stamp): boolean {
-    const fence = this.#live(stamp);
-    return !fence || encodeStamp(stamp) === fence.settled;
+  /**
+   * Splits copies (repair, fill) into those that may land — no fence holds
+   * their write, or they have its settled stamp — and the refused: a copy of
+   * a claimed write's other stamp would be a second entry for one write.
+   */
+  admitCopies(entries: readonly Entry[]): { admitted: readonly Entry[]; refused: Entry[] } {
+    if (this.#fences.size === 0) return { admitted: entries, refused: [] };
+    const admitted: Entry[] = [];
+    const refused: Entry[] = [];
+    for (const entry of entries) {
+      const fence = this.#live(entry.stamp);
+      (!fence || encodeStamp(entry.stamp) === fence.settled ? admitted : refused).push(entry);
+    }
+    return { admitted, refused };
   }
 
   /**

@@ -23,15 +23,19 @@ async function fillBins(w: KeeperWorld, address: string, count: number): Promise
   return held;
 }
 
+/** A ready cluster of 5 backends and one keeper, with a key in each of 40 bins; the first backend and the bins it holds. */
+async function readyWorldWithData() {
+  world = new KeeperWorld({ backends: 5, keepers: 1 });
+  world.startAll();
+  const w = world;
+  await w.until(() => w.allReady(), 10_000, "a fresh cluster is ready");
+  const address = w.addresses[0]!;
+  return { w, address, backend: w.backend(address), held: await fillBins(w, address, 40) };
+}
+
 describe("fill", () => {
   it("a fill interrupted by the backend's death does not make it ready; the next one does, with every entry", async () => {
-    world = new KeeperWorld({ backends: 5, keepers: 1 });
-    world.startAll();
-    const w = world;
-    await w.until(() => w.allReady(), 10_000, "a fresh cluster is ready");
-    const address = w.addresses[0]!;
-    const backend = w.backend(address);
-    const held = await fillBins(w, address, 40);
+    const { w, address, backend, held } = await readyWorldWithData();
     expect(held.length).toBeGreaterThan(0);
 
     backend.fault = "down";
@@ -67,13 +71,7 @@ describe("fill", () => {
   });
 
   it("an empty racing a restart still leaves no entry of the old store behind", async () => {
-    world = new KeeperWorld({ backends: 5, keepers: 1 });
-    world.startAll();
-    const w = world;
-    await w.until(() => w.allReady(), 10_000, "a fresh cluster is ready");
-    const address = w.addresses[0]!;
-    const backend = w.backend(address);
-    const held = await fillBins(w, address, 40);
+    const { w, address, backend, held } = await readyWorldWithData();
     // Held by this backend alone (never acknowledged): only its old store has it.
     await backend.node.apply(
       [
@@ -107,13 +105,7 @@ describe("fill", () => {
   });
 
   it("a backend restarted on its old store within the detection time is emptied before it is filled", async () => {
-    world = new KeeperWorld({ backends: 5, keepers: 1 });
-    world.startAll();
-    const w = world;
-    await w.until(() => w.allReady(), 10_000, "a fresh cluster is ready");
-    const address = w.addresses[0]!;
-    const backend = w.backend(address);
-    const held = await fillBins(w, address, 40);
+    const { w, address, backend, held } = await readyWorldWithData();
     // An entry of a write attempt the cluster gave up on, on this backend alone: its write landed
     // elsewhere under another stamp, so this one must never be read (HAZARDS.md 20).
     const orphan = { clock: 1n, writer: "0123456789abcdef", seq: 1 };
@@ -134,13 +126,7 @@ describe("fill", () => {
   });
 
   it("a store restart part way through a fill sends it back to fill from the start", async () => {
-    world = new KeeperWorld({ backends: 5, keepers: 1 });
-    world.startAll();
-    const w = world;
-    await w.until(() => w.allReady(), 10_000, "a fresh cluster is ready");
-    const address = w.addresses[0]!;
-    const backend = w.backend(address);
-    const held = await fillBins(w, address, 40);
+    const { w, address, backend, held } = await readyWorldWithData();
 
     backend.restart("empty");
     // The store restarts empty again as soon as the fill has copied its first entries onto it.
@@ -161,13 +147,7 @@ describe("fill", () => {
   });
 
   it("copies nothing until every live backend took the epoch that shows the backend back", async () => {
-    world = new KeeperWorld({ backends: 5, keepers: 1 });
-    world.startAll();
-    const w = world;
-    await w.until(() => w.allReady(), 10_000, "a fresh cluster is ready");
-    const address = w.addresses[0]!;
-    const backend = w.backend(address);
-    const held = await fillBins(w, address, 40);
+    const { w, address, backend, held } = await readyWorldWithData();
     const before = w.keeper(0).view().epoch;
     // A holder of the returning backend's bins that the fence cannot reach (its probes still
     // answer): a client that still skips the returning backend could write there under the old
