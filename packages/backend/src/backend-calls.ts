@@ -3,6 +3,7 @@
 // share one vocabulary.
 import type { EntryKind, Stamp } from "@binring/core";
 import type { KeeperSighting } from "./keeper-sightings.js";
+import type { Owner } from "./ownership.js";
 import type { StoreStats } from "./store-engine.js";
 
 /** Who is calling and under which cluster view. */
@@ -58,6 +59,8 @@ export interface HeartbeatCommand {
   filled?: boolean;
   /** The keeper sending it, whose sighting the backend records (keeper-sightings.ts). */
   keeper?: string;
+  /** The sender's term as this backend's owner (ownership.ts); 0 or undefined: not sent as owner. */
+  ownerTerm?: bigint;
 }
 
 export interface BackendState extends StoreStats {
@@ -69,4 +72,6 @@ export interface BackendState extends StoreStats {
   storeOk: boolean;
   /** Keepers this backend heard lately, and how long ago. */
   keepers: KeeperSighting[];
+  /** The keeper whose claim holds, if any has claimed this backend since it started. */
+  owner: Owner | undefined;
 }

@@ -35,6 +35,7 @@ import type {
   WriteResult,
 } from "./backend-calls.js";
 import { KeeperSightings } from "./keeper-sightings.js";
+import { Ownership } from "./ownership.js";
 import { PersistentClock } from "./persistent-clock.js";
 import { Readiness, type ReadinessState } from "./readiness.js";
 import type { StoreEngine, StoreStats } from "./store-engine.js";
@@ -71,6 +72,7 @@ export class BackendNode {
   #emptyQueue: Promise<unknown> = Promise.resolve();
   readonly #fences: WriteFences;
   readonly #sightings: KeeperSightings;
+  readonly #ownership = new Ownership();
   readonly #logger: Logger | undefined;
 
   constructor(options: BackendNodeOptions) {
@@ -314,22 +316,21 @@ export class BackendNode {
   }
 
   /**
-   * Deletes everything this backend holds, for a keeper about to fill it after
-   * its death (ARCHITECTURE.md, "Tombstones"). Refused while ready, or when
-   * this is no longer the incarnation the keeper heard: a keeper acting on an
-   * old answer (paused, or overtaken by another keeper that filled it since)
-   * must not empty a backend that holds what readers rely on. Empties run one
-   * at a time, grants are refused while one runs, and each ends in a new
-   * incarnation, so a fill whose copies overlapped an empty cannot make the
-   * backend ready: its grant names the incarnation from before.
+   * Deletes everything this backend holds, for its owner about to fill it
+   * after its death (ARCHITECTURE.md, "Tombstones"). Refused while ready, to
+   * a keeper that no longer owns it, or when this is no longer the incarnation
+   * the keeper heard (it acted on an old answer). Empties run one at a time,
+   * grants wait for them, and each ends in a new incarnation, so a fill whose
+   * copies overlapped an empty cannot make the backend ready.
    */
-  empty(incarnation: string): Promise<EmptyResult> {
-    const run = this.#emptyQueue.then(() => this.#emptyNow(incarnation));
+  empty(incarnation: string, ownerTerm = 0n): Promise<EmptyResult> {
+    const run = this.#emptyQueue.then(() => this.#emptyNow(incarnation, ownerTerm));
     this.#emptyQueue = run.catch(() => undefined);
     return run;
   }
 
-  async #emptyNow(incarnation: string): Promise<EmptyResult> {
+  async #emptyNow(incarnation: string, ownerTerm: bigint): Promise<EmptyResult> {
+    this.#ownership.admit(ownerTerm, "empty");
     if (incarnation !== this.incarnation)
       throw new BinringError(
         `refused to empty: incarnation "${incarnation}" is not this backend's ("${this.incarnation}")`,
@@ -339,39 +340,35 @@ export class BackendNode {
       throw new BinringError("refused to empty: this backend is ready", StatusCode.FAILED_PRECONDITION);
     this.#emptying = true;
     this.#fences.clear();
+    let bins: number;
     try {
-      return { bins: await this.#engine.drop(WHOLE_RING), incarnation: this.#afterEmpty() };
-    } catch (error) {
-      this.#afterEmpty();
-      throw error;
+      bins = await this.#engine.drop(WHOLE_RING);
     } finally {
+      // Whatever it deleted, even partly, this backend lost entries: a new incarnation.
+      this.#lostEntries("emptied");
       this.#emptying = false;
     }
-  }
-
-  /** Whatever the empty deleted, even partly, this backend lost entries: a new incarnation. */
-  #afterEmpty(): string {
-    this.#lostEntries("emptied");
-    return this.incarnation;
+    return { bins, incarnation: this.incarnation };
   }
 
   /**
-   * A keeper's heartbeat: adopt its epoch, raise the clock, grant or revoke
-   * readiness. A plain renewal only extends a lease that still runs; once it
-   * has lapsed only a grant after a fill makes this backend ready again. A
-   * renewal can arrive long after it was sent (this process was paused with
-   * heartbeats queued on its socket), and by then its keeper may have
-   * declared this backend dead and acknowledged writes without it.
+   * A keeper's heartbeat: adopt its epoch, raise the clock, and grant, renew
+   * or revoke readiness as far as the sender's ownership allows (ownership.ts).
+   * A renewal never revives a lapsed lease (readiness.ts).
    */
   async heartbeat(command: HeartbeatCommand): Promise<BackendState> {
     checkEpoch("epoch", command.epoch);
     checkClock("clockFloor", command.clockFloor);
+    const authority = this.#ownership.heartbeat(command.keeper ?? "", command.ownerTerm ?? 0n);
     if (command.keeper) this.#sightings.heard(command.keeper);
     if (command.epoch > this.#epoch) this.#epoch = command.epoch;
     const forMe =
-      !this.#emptying && (command.incarnation === undefined || command.incarnation === this.incarnation);
-    if (command.ready === true && forMe) this.#readiness.grant(command.filled ?? false, command.leaseMs);
-    else if (command.ready === false) this.#readiness.revoke();
+      authority !== "nothing" &&
+      !this.#emptying &&
+      (command.incarnation === undefined || command.incarnation === this.incarnation);
+    if (command.ready === true && forMe)
+      this.#readiness.grant(authority === "all" && (command.filled ?? false), command.leaseMs);
+    else if (command.ready === false && authority === "all") this.#readiness.revoke();
     if (command.clockFloor > 0n) await this.clock.observe(command.clockFloor - 1n);
     return this.state();
   }
@@ -393,6 +390,7 @@ export class BackendNode {
       clock: this.clock.peek(),
       storeOk,
       keepers: this.#sightings.report(),
+      owner: this.#ownership.owner,
       ...stats,
     };
   }

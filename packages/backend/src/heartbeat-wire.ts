@@ -22,6 +22,7 @@ export function heartbeatCommandFromWire(request: HeartbeatRequest): HeartbeatCo
     incarnation: request.incarnation || undefined,
     filled: request.filled ?? false,
     keeper: request.keeper || undefined,
+    ownerTerm: wireToBigint(String(request.ownerTerm ?? 0)),
   };
 }
 
@@ -37,5 +38,7 @@ export function heartbeatReplyToWire(state: BackendState): HeartbeatReply__Outpu
     storeOk: state.storeOk,
     needsFill: state.needsFill,
     keepers: state.keepers.map((sighting) => ({ keeper: sighting.keeper, ageMs: String(sighting.ageMs) })),
+    owner: state.owner?.keeper ?? "",
+    ownerTerm: bigintToWire(state.owner?.term ?? 0n),
   };
 }

@@ -151,7 +151,7 @@ export class StorageService {
         bins: String(await this.node.drop(request.ranges, wireToBigint(request.epoch))),
       })),
       Empty: unary(async (request) => {
-        const emptied = await this.node.empty(request.incarnation);
+        const emptied = await this.node.empty(request.incarnation, wireToBigint(request.ownerTerm));
         return { bins: String(emptied.bins), incarnation: emptied.incarnation };
       }),
       Heartbeat: unary(async (request) =>

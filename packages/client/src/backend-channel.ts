@@ -302,13 +302,23 @@ export class BackendChannel {
     });
   }
 
-  /** Empties the backend if it is still `incarnation` and not ready; resolves with the incarnation after. */
-  empty(incarnation: string, timeoutMs?: number): Promise<{ bins: number; incarnation: string }> {
+  /**
+   * Empties the backend if it is still `incarnation`, not ready, and owned
+   * under `ownerTerm` (0: by no keeper yet); resolves with the incarnation after.
+   */
+  empty(
+    incarnation: string,
+    ownerTerm: bigint,
+    timeoutMs?: number,
+  ): Promise<{ bins: number; incarnation: string }> {
     return new Promise((resolve, reject) => {
-      this.#control.Empty({ incarnation }, { deadline: this.#deadline(timeoutMs) }, (error, reply) =>
-        error || !reply
-          ? reject(this.#failure(error))
-          : resolve({ bins: Number(reply.bins), incarnation: reply.incarnation }),
+      this.#control.Empty(
+        { incarnation, ownerTerm: bigintToWire(ownerTerm) },
+        { deadline: this.#deadline(timeoutMs) },
+        (error, reply) =>
+          error || !reply
+            ? reject(this.#failure(error))
+            : resolve({ bins: Number(reply.bins), incarnation: reply.incarnation }),
       );
     });
   }

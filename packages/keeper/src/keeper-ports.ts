@@ -20,8 +20,12 @@ export interface EntryPort {
 /** The control calls a keeper makes to one backend. */
 export interface BackendPort extends EntryPort {
   heartbeat(request: HeartbeatRequest, timeoutMs: number): Promise<HeartbeatReply__Output>;
-  /** Empties the store of `incarnation`; resolves with the incarnation it ended in. */
-  empty(incarnation: string, timeoutMs: number): Promise<{ bins: number; incarnation: string }>;
+  /** Empties the store of `incarnation` as its owner under `ownerTerm`; resolves with the incarnation it ended in. */
+  empty(
+    incarnation: string,
+    ownerTerm: bigint,
+    timeoutMs: number,
+  ): Promise<{ bins: number; incarnation: string }>;
   /** Drops every bin of the ranges under the view at `epoch`; resolves with how many bins it dropped. */
   drop(ranges: readonly RingRange[], epoch: bigint, timeoutMs: number): Promise<number>;
 }

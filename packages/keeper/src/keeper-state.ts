@@ -3,7 +3,7 @@
 // Only Keeper (keeper.ts) changes the slice; each part owns the rest of its
 // own state.
 import { randomUUID } from "node:crypto";
-import { bigintToWire, type HashRing, type HeartbeatRequest } from "@binring/core";
+import { bigintToWire, type HashRing, type HeartbeatRequest, wireToBigint } from "@binring/core";
 import type { Logger } from "pino";
 import type { BackendHealth } from "./backend-health.js";
 import { type CopyProgress, copyTask } from "./copier.js";
@@ -13,6 +13,7 @@ import type { KeeperTiming } from "./keeper-options.js";
 import type { KeeperPeers } from "./keeper-peers.js";
 import type { KeeperPorts } from "./keeper-ports.js";
 import type { KeeperRing } from "./keeper-ring.js";
+import { OwnershipTerms } from "./ownership-terms.js";
 import type { CopyTask } from "./repair-plan.js";
 import type { SharedView } from "./shared-view.js";
 
@@ -33,6 +34,8 @@ export class KeeperState {
   readonly incarnation = randomUUID();
   /** The commit point, kept on the backends themselves. */
   readonly intents: IntentStore;
+  /** This keeper's claims on the backends of its slice. */
+  readonly terms: OwnershipTerms;
 
   constructor(
     /** This keeper's address: its entry in the cluster file. */
@@ -51,6 +54,7 @@ export class KeeperState {
     readonly health: ReadonlyMap<string, BackendHealth>,
   ) {
     this.intents = new IntentLog((address) => ports.backend(address), LOG_TIMEOUT_MS, logger);
+    this.terms = new OwnershipTerms(view.stamp);
   }
 
   healthOf(address: string): BackendHealth {
@@ -81,20 +85,34 @@ export class KeeperState {
   }
 
   /**
-   * A heartbeat to a backend, carrying this keeper's epoch and name. The
-   * backend's answer says which keepers it heard lately: a peer this keeper
-   * cannot reach but a backend hears is alive (keeper-peers.ts).
+   * A heartbeat to a backend, carrying this keeper's epoch, name, and its claim
+   * if it owns the backend. The backend's answer says which keepers it heard
+   * lately: a peer this keeper cannot reach but a backend hears is alive
+   * (keeper-peers.ts).
    */
   async heartbeat(address: string, request: HeartbeatRequest, timeoutMs = this.timing.probeTimeoutMs) {
     const sentAt = this.clock.now();
-    const reply = await this.ports
-      .backend(address)
-      .heartbeat({ epoch: bigintToWire(this.view.epoch), keeper: this.self, ...request }, timeoutMs);
+    const ownerTerm = this.ownerTermFor(address);
+    const reply = await this.ports.backend(address).heartbeat(
+      {
+        epoch: bigintToWire(this.view.epoch),
+        keeper: this.self,
+        ownerTerm: bigintToWire(ownerTerm),
+        ...request,
+      },
+      timeoutMs,
+    );
+    this.terms.reported(address, wireToBigint(reply.ownerTerm));
     for (const sighting of reply.keepers) {
       // Heard at least ageMs before the backend answered, which was after sentAt.
       this.peers.sighted(sighting.keeper, sentAt - Number(sighting.ageMs));
     }
     return reply;
+  }
+
+  /** This keeper's term as `address`'s owner, 0 when it is not in the slice. */
+  ownerTermFor(address: string): bigint {
+    return this.terms.termFor(address, this.slice.has(address));
   }
 
   /** Copies one task under the current epoch; resolves true when every source was copied completely. */

@@ -171,7 +171,9 @@ export class Prober {
     this.#emptying.add(health.address);
     const { logger, ports } = this.state;
     try {
-      const emptied = await ports.backend(health.address).empty(incarnation, EMPTY_TIMEOUT_MS);
+      const emptied = await ports
+        .backend(health.address)
+        .empty(incarnation, this.state.ownerTermFor(health.address), EMPTY_TIMEOUT_MS);
       health.wipedIncarnation = emptied.incarnation;
       logger.info(
         { backend: health.address, incarnation: emptied.incarnation, bins: emptied.bins },

@@ -48,6 +48,11 @@ export function epochCounter(epoch: bigint): bigint {
   return epoch >> COUNTER_SHIFT;
 }
 
+/** The number a keeper with `stamp` mints at `counter` (epochs, and owner terms: ownership-terms.ts). */
+export function mintedAt(counter: bigint, stamp: bigint): bigint {
+  return (counter << COUNTER_SHIFT) | stamp;
+}
+
 /** Does a win over b? Higher version; on a tie (two owners at once), the larger keeper address. */
 function newer(a: PublishedState, b: PublishedState): boolean {
   return a.version > b.version || (a.version === b.version && a.by > b.by);
@@ -71,14 +76,15 @@ export class SharedView {
   #backends = new Map<string, PublishedState>();
   /** The largest counter seen in any epoch (from peers and backends): the next mint goes above it. */
   #counterSeen = 0n;
-  readonly #stamp: bigint;
+  /** This keeper process's low bits of every number it mints: nonce and index. */
+  readonly stamp: bigint;
 
   constructor(
     readonly self: string,
     index: number,
     nonce = randomInt(2 ** NONCE_BITS),
   ) {
-    this.#stamp = (BigInt(nonce) << 4n) | BigInt(index);
+    this.stamp = (BigInt(nonce) << 4n) | BigInt(index);
   }
 
   get epoch(): bigint {
@@ -151,7 +157,7 @@ export class SharedView {
     const counter =
       (epochCounter(this.#epoch) > this.#counterSeen ? epochCounter(this.#epoch) : this.#counterSeen) + 1n;
     this.#counterSeen = counter;
-    this.#epoch = (counter << COUNTER_SHIFT) | this.#stamp;
+    this.#epoch = mintedAt(counter, this.stamp);
     return this.#epoch;
   }
 }

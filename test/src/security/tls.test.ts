@@ -113,7 +113,7 @@ describe("a client certificate", () => {
     };
     const controlCalls: [string, Promise<unknown>][] = [
       ["Drop", channel.drop([{ start: 0, end: 2 ** 32 }], 0n)],
-      ["Empty", channel.empty("any")],
+      ["Empty", channel.empty("any", 0n)],
       ["Apply", channel.apply([entry], 0n)],
       [
         "Scan",

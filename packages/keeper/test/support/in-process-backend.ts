@@ -59,8 +59,8 @@ export class InProcessBackend implements BackendPort {
     });
   }
 
-  empty(incarnation: string, timeoutMs: number) {
-    return this.#call("empty", incarnation, timeoutMs, () => this.node.empty(incarnation));
+  empty(incarnation: string, ownerTerm: bigint, timeoutMs: number) {
+    return this.#call("empty", incarnation, timeoutMs, () => this.node.empty(incarnation, ownerTerm));
   }
 
   drop(ranges: readonly RingRange[], epoch: bigint, timeoutMs: number) {

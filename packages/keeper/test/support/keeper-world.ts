@@ -3,8 +3,8 @@
 // by direct calls. A keeper can be silenced (its process gone: beats to and
 // from it fail, and it probes no backend) and started again as a new process,
 // or cut off from the other keepers only (beats fail; it still probes), or
-// from everything.
-import { type KeeperBeat__Output, newWriterId, UnavailableError } from "@binring/core";
+// from everything, or have its link stall: its calls are held and arrive late.
+import { type KeeperBeat__Output, newWriterId, TimeoutError, UnavailableError } from "@binring/core";
 import { Keeper } from "../../src/keeper.js";
 import type { KeeperTiming } from "../../src/keeper-options.js";
 import type { BackendPort, KeeperPorts } from "../../src/keeper-ports.js";
@@ -21,6 +21,10 @@ export class KeeperWorld {
   readonly #cutOff = new Set<number>();
   /** Keepers cut off from the backends too: every call they make to one is refused. */
   readonly #isolated = new Set<number>();
+  /** Keepers whose link stalled: their calls to backends wait here, in order, until deliver(). */
+  readonly #stalled = new Map<number, (() => void)[]>();
+  /** Stalls a keeper's link at the first call that matches. */
+  readonly #stallWhen = new Map<number, (address: string, call: string, detail: unknown) => boolean>();
   #seq = 0;
 
   constructor(
@@ -82,6 +86,28 @@ export class KeeperWorld {
   isolate(index: number): void {
     this.#cutOff.add(index);
     this.#isolated.add(index);
+  }
+
+  /**
+   * From the first call keeper `index` makes to a backend that `when` matches,
+   * that call included, its link stalls: its calls to backends are held (its
+   * deadlines pass on the fake clock) and its beats fail, so to everyone else it
+   * is silent. deliver() lets the held calls arrive, late.
+   */
+  stallWhen(index: number, when: (address: string, call: string, detail: unknown) => boolean): void {
+    this.#stallWhen.set(index, when);
+  }
+
+  stalled(index: number): boolean {
+    return this.#stalled.has(index);
+  }
+
+  /** The held calls of keeper `index` reach their backends now, in order; its link works again. */
+  deliver(index: number): void {
+    const held = this.#stalled.get(index) ?? [];
+    this.#stalled.delete(index);
+    this.#cutOff.delete(index);
+    for (const release of held) release();
   }
 
   heal(index: number): void {
@@ -164,7 +190,7 @@ export class KeeperWorld {
 
   #ports(index: number): KeeperPorts {
     return {
-      backend: (address) => (this.#isolated.has(index) ? unreachable(address) : this.backend(address)),
+      backend: (address) => (this.#isolated.has(index) ? unreachable(address) : this.#link(index, address)),
       peer: (address) => ({
         beat: async (beat) => {
           const toIndex = this.keeperAddresses.indexOf(address);
@@ -175,6 +201,37 @@ export class KeeperWorld {
         },
       }),
       close: () => undefined,
+    };
+  }
+
+  /** Keeper `index`'s link to a backend: direct, or holding each call while the link is stalled. */
+  #link(index: number, address: string): BackendPort {
+    const backend = this.backend(address);
+    const call =
+      <A extends unknown[], T>(name: string, run: (...args: A) => Promise<T>) =>
+      (...args: A): Promise<T> => {
+        if (!this.#stalled.has(index) && this.#stallWhen.get(index)?.(address, name, args[0])) {
+          this.#stallWhen.delete(index);
+          this.#stalled.set(index, []);
+          this.#cutOff.add(index);
+        }
+        const held = this.#stalled.get(index);
+        if (!held) return run.apply(backend, args);
+        const timeoutMs = args.at(-1) as number;
+        return new Promise<T>((resolve, reject) => {
+          held.push(() => run.apply(backend, args).then(resolve, reject));
+          void this.clock
+            .sleep(timeoutMs)
+            .then(() => reject(new TimeoutError(`${address}: deadline exceeded`)));
+        });
+      };
+    return {
+      heartbeat: call("heartbeat", backend.heartbeat),
+      empty: call("empty", backend.empty),
+      drop: call("drop", backend.drop),
+      apply: call("apply", backend.apply),
+      scan: (...args) =>
+        this.#stalled.has(index) ? unreachable(address).scan(...args) : backend.scan(...args),
     };
   }
 }

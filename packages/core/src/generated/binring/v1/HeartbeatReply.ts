@@ -27,6 +27,11 @@ export interface HeartbeatReply {
    * every keeper heard within the last minute (at most 64, the most recent)
    */
   'keepers'?: (_binring_v1_KeeperSighting)[];
+  /**
+   * the keeper whose claim holds and its term (empty and 0: unclaimed since start)
+   */
+  'owner'?: (string);
+  'ownerTerm'?: (number | string | Long);
 }
 
 export interface HeartbeatReply__Output {
@@ -53,4 +58,9 @@ export interface HeartbeatReply__Output {
    * every keeper heard within the last minute (at most 64, the most recent)
    */
   'keepers': (_binring_v1_KeeperSighting__Output)[];
+  /**
+   * the keeper whose claim holds and its term (empty and 0: unclaimed since start)
+   */
+  'owner': (string);
+  'ownerTerm': (string);
 }

@@ -35,6 +35,13 @@ export interface HeartbeatRequest {
    * (HeartbeatReply.keepers).
    */
   'keeper'?: (string);
+  /**
+   * The sender's term as the backend's owner (0: not sent as its owner, e.g. a
+   * standby renewal). A larger term than the backend's claims it; a smaller
+   * one is a keeper that lost it, whose heartbeat then grants, renews and
+   * revokes nothing. Below 2^62.
+   */
+  'ownerTerm'?: (number | string | Long);
 }
 
 export interface HeartbeatRequest__Output {
@@ -69,4 +76,11 @@ export interface HeartbeatRequest__Output {
    * (HeartbeatReply.keepers).
    */
   'keeper': (string);
+  /**
+   * The sender's term as the backend's owner (0: not sent as its owner, e.g. a
+   * standby renewal). A larger term than the backend's claims it; a smaller
+   * one is a keeper that lost it, whose heartbeat then grants, renews and
+   * revokes nothing. Below 2^62.
+   */
+  'ownerTerm': (string);
 }
