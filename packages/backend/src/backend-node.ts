@@ -72,7 +72,7 @@ export class BackendNode {
   #emptyQueue: Promise<unknown> = Promise.resolve();
   readonly #fences: WriteFences;
   readonly #sightings: KeeperSightings;
-  readonly #ownership = new Ownership();
+  readonly #ownership: Ownership;
   readonly #logger: Logger | undefined;
 
   constructor(options: BackendNodeOptions) {
@@ -83,6 +83,7 @@ export class BackendNode {
     this.clock = new PersistentClock(options.engine);
     this.#fences = new WriteFences(this.#now);
     this.#sightings = new KeeperSightings(this.#now);
+    this.#ownership = new Ownership(options.logger);
     this.#logger = options.logger;
     this.#engine.onReset(() => this.#storeReset());
   }

@@ -12,6 +12,7 @@
 // heartbeat, and its restart already refuses what a late call could do (a
 // grant or empty names the incarnation it was meant for).
 import { BinringError, checkEpoch, StatusCode } from "@binring/core";
+import type { Logger } from "pino";
 
 export interface Owner {
   keeper: string;
@@ -23,6 +24,9 @@ export type HeartbeatAuthority = "all" | "renew-only" | "nothing";
 
 export class Ownership {
   #owner: Owner | undefined;
+
+  /** `logger` hears every change of owner. */
+  constructor(private readonly logger?: Logger) {}
 
   get owner(): Owner | undefined {
     return this.#owner;
@@ -38,7 +42,18 @@ export class Ownership {
   heartbeat(keeper: string, term: bigint): HeartbeatAuthority {
     checkEpoch("ownerTerm", term);
     if (term === 0n) return this.#owner === undefined ? "all" : "renew-only";
-    if (this.#owner === undefined || term > this.#owner.term) this.#owner = { keeper, term };
+    if (this.#owner === undefined || term > this.#owner.term) {
+      this.logger?.info(
+        {
+          keeper,
+          term: String(term),
+          was: this.#owner?.keeper,
+          wasTerm: this.#owner && String(this.#owner.term),
+        },
+        "claimed by a keeper",
+      );
+      this.#owner = { keeper, term };
+    }
     return term === this.#owner.term ? "all" : "nothing";
   }
 

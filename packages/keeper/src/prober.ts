@@ -78,9 +78,12 @@ export class Prober {
       health.heard(probe, now);
       return;
     }
+    // Another keeper's claim still holds there (a takeover or hand-back settling, a restart of this
+    // keeper): the backend would refuse an empty or grant; the next heartbeat claims it.
+    const claimed = wireToBigint(reply.ownerTerm) === state.ownerTermFor(health.address);
     if (health.mustBeEmptied(probe)) {
       health.heard(probe, now);
-      void this.#empty(health, probe.incarnation);
+      if (claimed) void this.#empty(health, probe.incarnation);
     } else {
       const wasLive = state.liveSet();
       const answer = health.answered(probe, now);
