@@ -35,12 +35,12 @@ import {
   type TlsFiles,
   TurnBatch,
   UnavailableError,
-  utf8Bound,
   type StorageClient as WireStorageClient,
   wireToBigint,
 } from "@binring/core";
 import * as grpc from "@grpc/grpc-js";
 import { LinkPipe } from "./link-pipe.js";
+import { operationBytes } from "./operation-bytes.js";
 
 export interface BackendChannelOptions {
   /** Deadline of one call (or of one batch on the stream). @default 10000 */
@@ -369,27 +369,4 @@ function callFailure(error: grpc.ServiceError, address: string): BinringError {
   if (Object.getPrototypeOf(failure) === UnavailableError.prototype && /ECONNREFUSED/.test(error.details))
     return new ConnectionRefusedError(failure.message, { cause: error });
   return failure;
-}
-
-/** An upper bound on an operation's encoded size, from the strings it carries. */
-function operationBytes(operation: Operation): number {
-  const request = (operation.get ??
-    operation.set ??
-    operation.listAppend ??
-    operation.listRemove ??
-    operation.listGet ??
-    operation.keys ??
-    operation.listKeys ??
-    operation.clock) as
-    | { target?: { bin?: string } | null; key?: string; value?: string; prefix?: string; suffix?: string }
-    | undefined;
-  if (!request) return 64;
-  return (
-    128 +
-    utf8Bound(request.target?.bin ?? "") +
-    utf8Bound(request.key ?? "") +
-    utf8Bound(request.value ?? "") +
-    utf8Bound(request.prefix ?? "") +
-    utf8Bound(request.suffix ?? "")
-  );
 }
