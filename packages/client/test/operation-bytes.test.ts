@@ -10,7 +10,16 @@ const big = "é".repeat(MiB / 2);
 const target = { bin: "bin-é", epoch: "18446744073709551615", requireReady: true };
 const writer = newWriterId();
 const stamp = { clock: "4611686018427387903", writer, seq: 4294967295 };
-const entry = { target, key: big, value: big, writer, seq: 4294967295, atLeast: "1", stamp, claim: "c".repeat(64) };
+const entry = {
+  target,
+  key: big,
+  value: big,
+  writer,
+  seq: 4294967295,
+  atLeast: "1",
+  stamp,
+  claim: "c".repeat(64),
+};
 const pattern = { target, prefix: big, suffix: big };
 
 const operations: Record<string, Operation> = {
