@@ -120,6 +120,20 @@ describe("malformed requests", () => {
     );
     await expectIntact();
   });
+
+  it("refuses an owner term at 2^64-1 in a heartbeat or an empty with INVALID_ARGUMENT naming it, and stays unclaimed", async () => {
+    const U64_MAX = 2n ** 64n - 1n;
+    const heartbeat = await channel.heartbeat({ keeper: "k", ownerTerm: String(U64_MAX) }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(heartbeat).toBeInstanceOf(InvalidArgumentError);
+    expect((heartbeat as Error).message).toMatch(/ownerTerm 18446744073709551615 is outside the epoch range/);
+    const { incarnation } = await channel.heartbeat({});
+    await expect(channel.empty(incarnation, U64_MAX)).rejects.toThrow(/ownerTerm 18446744073709551615/);
+    expect(await channel.heartbeat({})).toMatchObject({ owner: "", ownerTerm: "0" });
+    await expectIntact();
+  });
 });
 
 describe("garbage on the wire", () => {
