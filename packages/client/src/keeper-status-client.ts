@@ -54,6 +54,12 @@ export interface BackendReport {
   lists: number | null;
   bins: number | null;
   lastAnswerMsAgo: number;
+  /**
+   * The keeper whose claim the backend last reported holding (its owner term):
+   * it differs from `owner` while a takeover or hand-back settles. null until
+   * it answered, or while no keeper has claimed it since it started.
+   */
+  claimedBy: string | null;
 }
 
 export interface RepairReport {
@@ -109,6 +115,7 @@ function backendFromWire(b: StatusBackend__Output): BackendReport {
     lists: last ? Number(last.lists) : null,
     bins: last ? Number(last.bins) : null,
     lastAnswerMsAgo: Number(b.lastAnswerMsAgo),
+    claimedBy: b.claimedBy || null,
   };
 }
 

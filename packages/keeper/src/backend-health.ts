@@ -59,6 +59,8 @@ export interface ProbeReply {
   keys: number;
   lists: number;
   bins: number;
+  /** The keeper whose claim the backend holds (backend/src/ownership.ts); "" when none has claimed it. */
+  claimedBy: string;
 }
 
 export class BackendHealth {

@@ -262,5 +262,6 @@ function toProbeReply(reply: HeartbeatReply__Output): ProbeReply {
     keys: Number(reply.keys),
     lists: Number(reply.lists),
     bins: Number(reply.bins),
+    claimedBy: reply.owner,
   };
 }

@@ -48,6 +48,7 @@ export function statusToWire(status: KeeperStatus): StatusReply {
           ? null
           : { clock: b.clock, keys: b.keys ?? 0, lists: b.lists ?? 0, bins: b.bins ?? 0 },
       lastAnswerMsAgo: b.lastAnswerMsAgo,
+      claimedBy: b.claimedBy ?? "",
     })),
     repairs: status.repairs.map(repairToWire),
     completedRepairs: status.completedRepairs.map(({ id, kind, backend, entries, ms, recovered }) => ({

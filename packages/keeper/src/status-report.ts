@@ -62,6 +62,7 @@ export function statusReport({
         lists: health.last?.lists ?? null,
         bins: health.last?.bins ?? null,
         lastAnswerMsAgo: Math.round(now - health.lastAnswerAt),
+        claimedBy: health.last?.claimedBy || null,
       };
     }),
     repairs: [

@@ -71,6 +71,7 @@ describe("backend health transitions", () => {
       keys: 0,
       lists: 0,
       bins: 0,
+      claimedBy: "",
     };
     expect(health.mustBeEmptied(reply)).toBe(false);
     health.apply("declared-dead");

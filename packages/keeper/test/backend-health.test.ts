@@ -17,6 +17,7 @@ function reply(overrides: Partial<ProbeReply> = {}): ProbeReply {
     keys: 0,
     lists: 0,
     bins: 0,
+    claimedBy: "",
     ...overrides,
   };
 }

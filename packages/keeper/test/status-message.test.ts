@@ -35,6 +35,7 @@ const REPORT: KeeperStatus = {
       lists: 2,
       bins: 3,
       lastAnswerMsAgo: 12,
+      claimedBy: "127.0.0.1:7000",
     },
     {
       address: "b1",
@@ -46,6 +47,7 @@ const REPORT: KeeperStatus = {
       lists: null,
       bins: null,
       lastAnswerMsAgo: 0,
+      claimedBy: null,
     },
     ...(["unknown", "dead", "filling"] as const).map((state) => ({
       address: `b-${state}`,
@@ -57,6 +59,7 @@ const REPORT: KeeperStatus = {
       lists: 0,
       bins: 0,
       lastAnswerMsAgo: 5,
+      claimedBy: "127.0.0.1:7002",
     })),
   ],
   repairs: [

@@ -14,6 +14,10 @@ it("reports a killed backend dead within 3 s, then the repair", async () => {
   cluster = await LocalCluster.start({ backends: 4, keepers: 1, keeperArgs: ["--copy-batch", "50"] });
   const http = (await cluster.keeperProcesses[0]!.waitForLine(/"http":"([^"]+)"/))[1]!;
   await waitForSettled(http, Object.fromEntries(cluster.addresses.map((a) => [a, "ready"])));
+  // Each backend holds its owner's claim (backend/src/ownership.ts), and says so.
+  await waitFor("every backend to report its owner's claim", async () =>
+    (await keeperStatus(http)).backends.every((b) => b.owner !== null && b.claimedBy === b.owner),
+  );
   const client = new BinClient({ backends: cluster.addresses, keepers: cluster.keepers });
   for (let i = 0; i < 20; i++) {
     await Promise.all(Array.from({ length: 100 }, (_, j) => client.bin(`b${j}`).set(`k${i}`, "v")));
@@ -35,6 +39,7 @@ it("reports a killed backend dead within 3 s, then the repair", async () => {
   expect(cli.code).toBe(0);
   expect(cli.stdout).toMatch(new RegExp(`${victim.replace(/\./g, "\\.")}\\s+dead`));
   expect(cli.stdout).toMatch(/view epoch \d+/);
+  expect(cli.stdout).toMatch(/OWNER\s+CLAIMED BY/);
   const settled = await waitForSettled(http, { [victim]: "dead" });
   expect(
     settled.completedRepairs.some((r) => r.kind === "repair" && r.backend === victim && r.entries > 0),

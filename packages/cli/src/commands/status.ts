@@ -98,12 +98,13 @@ export function terminalFrame(text: string, first: boolean): string {
 }
 
 function render(status: KeeperStatus): string {
-  const rows = [["BACKEND", "STATE", "OWNER", "CLOCK", "KEYS", "LISTS", "BINS", "MISSES"]];
+  const rows = [["BACKEND", "STATE", "OWNER", "CLAIMED BY", "CLOCK", "KEYS", "LISTS", "BINS", "MISSES"]];
   for (const b of status.backends) {
     rows.push([
       b.address,
       b.state,
       b.owner ?? "-",
+      b.claimedBy ?? "-",
       b.clock ?? "-",
       String(b.keys ?? "-"),
       String(b.lists ?? "-"),

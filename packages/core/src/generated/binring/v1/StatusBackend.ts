@@ -23,6 +23,12 @@ export interface StatusBackend {
    */
   'last'?: (_binring_v1_StatusBackendCounts | null);
   'lastAnswerMsAgo'?: (number | string | Long);
+  /**
+   * the keeper whose claim the backend last reported holding (its owner term):
+   * differs from owner while a takeover or hand-back settles; empty until it
+   * answered, or while no keeper has claimed it since it started
+   */
+  'claimedBy'?: (string);
 }
 
 export interface StatusBackend__Output {
@@ -44,4 +50,10 @@ export interface StatusBackend__Output {
    */
   'last': (_binring_v1_StatusBackendCounts__Output | null);
   'lastAnswerMsAgo': (string);
+  /**
+   * the keeper whose claim the backend last reported holding (its owner term):
+   * differs from owner while a takeover or hand-back settles; empty until it
+   * answered, or while no keeper has claimed it since it started
+   */
+  'claimedBy': (string);
 }
