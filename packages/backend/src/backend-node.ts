@@ -360,8 +360,9 @@ export class BackendNode {
   async heartbeat(command: HeartbeatCommand): Promise<BackendState> {
     checkEpoch("epoch", command.epoch);
     checkClock("clockFloor", command.clockFloor);
-    const authority = this.#ownership.heartbeat(command.keeper ?? "", command.ownerTerm ?? 0n);
+    checkEpoch("ownerTerm", command.ownerTerm ?? 0n);
     if (command.keeper) this.#sightings.heard(command.keeper);
+    const authority = this.#ownership.heartbeat(command.keeper ?? "", command.ownerTerm ?? 0n);
     if (command.epoch > this.#epoch) this.#epoch = command.epoch;
     const forMe =
       authority !== "nothing" &&

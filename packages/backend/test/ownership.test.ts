@@ -98,4 +98,15 @@ describe("ownership of a backend", () => {
     }
     expect((await beat({ keeper: "k1", ownerTerm: FIRST })).owner).toEqual({ keeper: "k1", term: FIRST });
   });
+
+  it("is not claimed by a heartbeat refused for another field", async () => {
+    const { beat } = node();
+    await expect(beat({ keeper: "k".repeat(256), ownerTerm: FIRST })).rejects.toThrow(
+      /keeper name of 256 bytes/,
+    );
+    await expect(beat({ keeper: "k1", ownerTerm: FIRST, clockFloor: 2n ** 62n })).rejects.toThrow(
+      /clockFloor/,
+    );
+    expect((await beat({})).owner).toBeUndefined();
+  });
 });

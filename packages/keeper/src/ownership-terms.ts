@@ -28,8 +28,7 @@ export class OwnershipTerms {
     const mine = this.#mine.get(address);
     const reported = this.#reported.get(address) ?? 0n;
     if (mine !== undefined && mine >= reported) return mine;
-    const largest = mine !== undefined && mine > reported ? mine : reported;
-    const term = mintedAt(epochCounter(largest) + 1n, this.stamp);
+    const term = mintedAt(epochCounter(reported) + 1n, this.stamp);
     this.#mine.set(address, term);
     return term;
   }
