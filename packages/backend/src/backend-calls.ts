@@ -1,7 +1,7 @@
 // The calls a BackendNode takes and what they answer, apart from how it
 // answers them (backend-node.ts), so the gRPC service and in-process callers
 // share one vocabulary.
-import type { EntryKind, Stamp } from "@binring/core";
+import type { EntryKind, Member, Stamp } from "@binring/core";
 import type { KeeperSighting } from "./keeper-sightings.js";
 import type { Owner } from "./ownership.js";
 import type { StoreStats } from "./store-engine.js";
@@ -61,6 +61,11 @@ export interface HeartbeatCommand {
   keeper?: string;
   /** The sender's term as this backend's owner (ownership.ts); 0 or undefined: not sent as owner. */
   ownerTerm?: bigint;
+  /** The sender's membership digest, and records to keep (kept-membership.ts). */
+  membersDigest?: string;
+  members?: Member[];
+  /** Keep exactly `members`: the backend is being added, and what it kept may be another cluster's. */
+  replaceMembers?: boolean;
 }
 
 export interface BackendState extends StoreStats {
@@ -74,4 +79,7 @@ export interface BackendState extends StoreStats {
   keepers: KeeperSighting[];
   /** The keeper whose claim holds, if any has claimed this backend since it started. */
   owner: Owner | undefined;
+  /** The membership this backend keeps: its digest, and its records when the sender's digest differs. */
+  membersDigest: string;
+  members: Member[];
 }

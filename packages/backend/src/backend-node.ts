@@ -35,6 +35,7 @@ import type {
   WriteResult,
 } from "./backend-calls.js";
 import { KeeperSightings } from "./keeper-sightings.js";
+import { KeptMembership } from "./kept-membership.js";
 import { Ownership } from "./ownership.js";
 import { PersistentClock } from "./persistent-clock.js";
 import { Readiness, type ReadinessState } from "./readiness.js";
@@ -73,6 +74,7 @@ export class BackendNode {
   readonly #fences: WriteFences;
   readonly #sightings: KeeperSightings;
   readonly #ownership: Ownership;
+  readonly #membership: KeptMembership;
   readonly #logger: Logger | undefined;
 
   constructor(options: BackendNodeOptions) {
@@ -84,6 +86,7 @@ export class BackendNode {
     this.#fences = new WriteFences(this.#now);
     this.#sightings = new KeeperSightings(this.#now);
     this.#ownership = new Ownership(options.logger);
+    this.#membership = new KeptMembership(options.engine, options.logger);
     this.#logger = options.logger;
     this.#engine.onReset(() => this.#storeReset());
   }
@@ -279,6 +282,7 @@ export class BackendNode {
   /** The store restarted and may have lost acknowledged entries: no reads until a keeper refills it. */
   #storeReset(): void {
     this.#lostEntries("store restarted");
+    this.#membership.forget();
     this.clock.storeReset();
   }
 
@@ -372,7 +376,11 @@ export class BackendNode {
       this.#readiness.grant(authority === "all" && (command.filled ?? false), command.leaseMs);
     else if (command.ready === false && authority === "all") this.#readiness.revoke();
     if (command.clockFloor > 0n) await this.clock.observe(command.clockFloor - 1n);
-    return this.state();
+    if (command.replaceMembers) this.#membership.replace(command.members ?? []);
+    else this.#membership.merge(command.members ?? []);
+    const state = await this.state();
+    const differs = command.membersDigest !== undefined && command.membersDigest !== state.membersDigest;
+    return differs ? { ...state, members: this.#membership.records() } : state;
   }
 
   async state(): Promise<BackendState> {
@@ -385,6 +393,8 @@ export class BackendNode {
       storeOk = false;
     }
     return {
+      membersDigest: this.#membership.digest,
+      members: [],
       incarnation: this.incarnation,
       ready: this.ready,
       needsFill: this.#readiness.needsFill,

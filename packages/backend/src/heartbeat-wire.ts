@@ -4,6 +4,9 @@ import {
   bigintToWire,
   type HeartbeatReply__Output,
   type HeartbeatRequest,
+  type MemberRecord__Output,
+  membersFromWire,
+  memberToWire,
   wireToBigint,
 } from "@binring/core";
 import type { BackendState, HeartbeatCommand } from "./backend-calls.js";
@@ -23,6 +26,9 @@ export function heartbeatCommandFromWire(request: HeartbeatRequest): HeartbeatCo
     filled: request.filled ?? false,
     keeper: request.keeper || undefined,
     ownerTerm: wireToBigint(String(request.ownerTerm ?? 0)),
+    membersDigest: request.membersDigest || undefined,
+    members: membersFromWire("members", (request.members ?? []) as MemberRecord__Output[]),
+    replaceMembers: request.replaceMembers ?? false,
   };
 }
 
@@ -40,5 +46,7 @@ export function heartbeatReplyToWire(state: BackendState): HeartbeatReply__Outpu
     keepers: state.keepers.map((sighting) => ({ keeper: sighting.keeper, ageMs: String(sighting.ageMs) })),
     owner: state.owner?.keeper ?? "",
     ownerTerm: bigintToWire(state.owner?.term ?? 0n),
+    membersDigest: state.membersDigest,
+    members: state.members.map((record) => memberToWire(record) as MemberRecord__Output),
   };
 }

@@ -63,6 +63,7 @@ export class MemoryEngine implements StoreEngine {
   /** a write's writer and seq (a stamp's last 24 characters) -> [largest stamp applied for it, expiry in ms since epoch] */
   readonly #writeRecords = new Map<string, [string, number]>();
   #clockReservation = 0n;
+  #membership: string | null = null;
   /** Tombstones in the order they were stored (a replaced one moves to the end), for the sweep. */
   readonly #tombstonesByAge = new Map<string, TombstoneRecord>();
 
@@ -301,6 +302,14 @@ export class MemoryEngine implements StoreEngine {
   async raiseClockReservation(reservation: bigint): Promise<bigint> {
     if (reservation > this.#clockReservation) this.#clockReservation = reservation;
     return this.#clockReservation;
+  }
+
+  async loadMembership(): Promise<string | null> {
+    return this.#membership;
+  }
+
+  async saveMembership(records: string): Promise<void> {
+    this.#membership = records;
   }
 
   async stats(): Promise<StoreStats> {

@@ -370,6 +370,14 @@ export class RedisEngine implements StoreEngine {
     return BigInt(`0x${String(stored)}`);
   }
 
+  async loadMembership(): Promise<string | null> {
+    return this.#connection.call(() => this.#pipeline.send<string | null>("get", "members"));
+  }
+
+  async saveMembership(records: string): Promise<void> {
+    await this.#connection.call(() => this.#pipeline.send("set", "members", records));
+  }
+
   async stats(): Promise<StoreStats> {
     const [bins, keys, lists] = await this.#connection.call(() =>
       Promise.all([

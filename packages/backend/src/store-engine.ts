@@ -76,6 +76,9 @@ export interface StoreEngine {
   loadClockReservation(): Promise<bigint>;
   /** Persists a larger reservation (never lowers it) and returns the one stored. */
   raiseClockReservation(reservation: bigint): Promise<bigint>;
+  /** The membership records the keepers gave this backend (kept-membership.ts), as stored; null: none. */
+  loadMembership(): Promise<string | null>;
+  saveMembership(records: string): Promise<void>;
   stats(): Promise<StoreStats>;
   /** Throws UnavailableError when the store cannot answer. */
   ping(): Promise<void>;

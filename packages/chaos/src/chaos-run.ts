@@ -318,12 +318,14 @@ export class ChaosRun {
   async #waitUntilSettled(what: string): Promise<void> {
     const timeoutMs = this.#options.settleTimeoutMs ?? 120_000;
     const deadline = performance.now() + timeoutMs;
-    const { backends, keepers } = this.#options;
+    const { keepers } = this.#options;
     if (keepers.length === 0) return;
     for (;;) {
       this.#failOnCrash();
       const health = await readClusterHealth(keepers, this.#options.tls);
       this.#lastHealth = health;
+      // The members the keepers list: backends join and leave while the cluster runs.
+      const backends = health.states.size > 0 ? [...health.states.keys()] : this.#options.backends;
       if (isSettled(health, backends, new Set())) return;
       if (performance.now() > deadline) {
         const states = backends.map(
@@ -345,9 +347,12 @@ export class ChaosRun {
   }
 
   #reportProgress(): void {
-    const backends = this.#options.backends;
     const impaired = this.#impairedBackends();
     const health = this.#lastHealth;
+    const { control } = this.#options;
+    // Attached to a cluster it does not own: the members the keepers list, which change as it runs.
+    const backends = control?.backends ?? (health ? [...health.states.keys()] : this.#options.backends);
+    const name = (address: string, i: number) => (control ? `backend-${i}` : address);
     this.#options.onProgress?.({
       phase: this.#phase,
       elapsedMs: this.#chaosStartedAt === 0 ? 0 : Math.round(performance.now() - this.#chaosStartedAt),
@@ -361,7 +366,7 @@ export class ChaosRun {
         ...(this.#network?.describe() ?? []),
         ...backends.flatMap((address, i) =>
           !impaired.has(i) && health && !isReady(health, address)
-            ? [`backend-${i} (${health.states.get(address)?.join("/") ?? "unknown"})`]
+            ? [`${name(address, i)} (${health.states.get(address)?.join("/") ?? "unknown"})`]
             : [],
         ),
       ],

@@ -22,6 +22,7 @@ const COMMAND_MODULES = {
   verify: () => import("./commands/verify.js").then((m) => ({ ...m.VERIFY, run: m.verifyCommand })),
   backend: () => import("./commands/backend.js").then((m) => ({ ...m.BACKEND, run: m.backendCommand })),
   keeper: () => import("./commands/keeper.js").then((m) => ({ ...m.KEEPER, run: m.keeperCommand })),
+  admin: () => import("./commands/admin.js").then((m) => ({ ...m.ADMIN, run: m.adminCommand })),
   "cluster-file": () =>
     import("./commands/cluster-file.js").then((m) => ({ ...m.CLUSTER_FILE, run: m.clusterFileCommand })),
   certs: () => import("./commands/certs.js").then((m) => ({ ...m.CERTS, run: m.certsCommand })),
@@ -39,6 +40,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   lazy("verify"),
   lazy("backend"),
   lazy("keeper"),
+  lazy("admin"),
   lazy("cluster-file"),
   lazy("certs"),
 ];

@@ -71,7 +71,6 @@ export interface BinClientOptions {
 }
 
 export class BinClient {
-  readonly ring: HashRing;
   /** Which backends this client found unreachable (and probes until they answer). */
   readonly reachability: Pick<Reachability, "isDown">;
   readonly #transport: ChannelTransport;
@@ -92,14 +91,8 @@ export class BinClient {
     );
     const sabotage = parseSabotage(options.unsafeSabotage);
     const logger = options.logger ?? pino({ level: "silent" });
-    this.ring = new HashRing(ringMembers(config.backends, config.zones));
     const backendCallTimeoutMs = options.backendCallTimeoutMs ?? 2000;
-    this.#transport = new ChannelTransport(
-      config.backends,
-      backendCallTimeoutMs,
-      options.tls,
-      options.links ?? true,
-    );
+    this.#transport = new ChannelTransport(backendCallTimeoutMs, options.tls, options.links ?? true);
     this.#reachability = new Reachability({
       probeIntervalMs: options.probeIntervalMs ?? 1000,
       probe: (address) => this.#transport.probe(address),
@@ -117,9 +110,16 @@ export class BinClient {
       onNewerView: (alive) => {
         for (const address of alive) this.#reachability.markUp(address);
       },
+      // The cluster's membership rules over the cluster file's, which only seeds a fresh cluster.
+      onMembers: (members) => {
+        if (members.length === 0) return;
+        this.#session.ring = new HashRing(
+          members.map(({ address, zone }) => (zone === "" ? { id: address } : { id: address, zone })),
+        );
+      },
     });
     this.#session = new ClientSession({
-      ring: this.ring,
+      ring: new HashRing(ringMembers(config.backends, config.zones)),
       transport: this.#transport,
       reachability: this.#reachability,
       view: this.#view,
@@ -167,6 +167,11 @@ export class BinClient {
     if (this.#closed) throw new InvalidArgumentError("BinClient is closed");
     checkBinName("bin name", name, DEFAULT_LIMITS.maxKeyBytes);
     return new Bin(this.#session, name, ringPoint(name));
+  }
+
+  /** The ring of the current membership: the cluster file's, until the keepers list theirs. */
+  get ring(): HashRing {
+    return this.#session.ring;
   }
 
   /** The bin's replicas among the backends that are neither dead in the view nor unreachable, primary first. */

@@ -1,11 +1,7 @@
-// The production ReplicaTransport: one BackendChannel per backend of the
-// cluster, created up front (they connect lazily).
-import {
-  InvalidArgumentError,
-  type Operation,
-  type OperationResult__Output,
-  type TlsFiles,
-} from "@binring/core";
+// The production ReplicaTransport: one BackendChannel per backend, created
+// when first used (they connect lazily), so backends that join the ring while
+// the client runs are reached like the others.
+import type { Operation, OperationResult__Output, TlsFiles } from "@binring/core";
 import { BackendChannel } from "./backend-channel.js";
 import { refusesConnections } from "./connection-probe.js";
 import type { ReplicaTransport } from "./replica-transport.js";
@@ -16,18 +12,22 @@ const PROBE_TIMEOUT_MS = 1000;
 export class ChannelTransport implements ReplicaTransport {
   readonly #channels = new Map<string, BackendChannel>();
 
-  constructor(backends: readonly string[], backendCallTimeoutMs: number, tls?: TlsFiles, link = false) {
-    for (const address of backends) {
-      this.#channels.set(
-        address,
-        new BackendChannel(address, { callTimeoutMs: backendCallTimeoutMs, tls, link }),
-      );
-    }
-  }
+  constructor(
+    private readonly backendCallTimeoutMs: number,
+    private readonly tls?: TlsFiles,
+    private readonly link = false,
+  ) {}
 
   channel(address: string): BackendChannel {
-    const channel = this.#channels.get(address);
-    if (!channel) throw new InvalidArgumentError(`${address} is not a backend of this cluster`);
+    let channel = this.#channels.get(address);
+    if (!channel) {
+      channel = new BackendChannel(address, {
+        callTimeoutMs: this.backendCallTimeoutMs,
+        tls: this.tls,
+        link: this.link,
+      });
+      this.#channels.set(address, channel);
+    }
     return channel;
   }
 

@@ -31,6 +31,11 @@ export interface ViewSource {
   readonly epoch: bigint;
   /** Whether keepers publish the view. Without them no backend is ever made ready (read-path.ts). */
   readonly hasKeepers: boolean;
+  /**
+   * A keeper answered: the ring and the view are the cluster's. Until then a
+   * client with keepers places nothing (its cluster file may be out of date).
+   */
+  readonly hasView: boolean;
   isDead(address: string): boolean;
   /** Dead, and its bins not yet re-copied onto the backends standing in for it. */
   isRepairing(address: string): boolean;
@@ -58,7 +63,8 @@ export interface ClientSessionOptions {
 }
 
 export class ClientSession {
-  readonly ring: HashRing;
+  /** The ring of the current membership: replaced when the keepers' view lists other members. */
+  ring: HashRing;
   readonly transport: ReplicaTransport;
   readonly reachability: Reachability;
   readonly view: ViewSource;
@@ -90,6 +96,7 @@ export class ClientSession {
    * nor unreachable, primary first; and those of them a read may use.
    */
   placement(point: number): Placement {
+    if (this.view.hasKeepers && !this.view.hasView) return { point, replicas: [], readable: [] };
     const isLive = (id: string) => !this.view.isDead(id) && !this.reachability.isDown(id);
     const replicas = this.ring.replicasAt(point, isLive, REPLICAS);
     const holders = new Set(

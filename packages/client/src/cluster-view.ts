@@ -1,7 +1,9 @@
-// The cluster view as the keepers publish it: which backends are dead (and
-// which of those are still being repaired), and the epoch of that view. Refreshed from any reachable keeper every few seconds and
-// at once (rate-limited) when a call fails; without keepers it stays empty and
-// the client works from its own reachability table.
+// The cluster view as the keepers publish it: which backends are on the ring
+// (the membership: backends join and leave while the cluster runs), which are
+// dead (and which of those are still being repaired), and the epoch of that
+// view. Refreshed from any reachable keeper every few seconds and at once
+// (rate-limited) when a call fails; without keepers it stays empty and the
+// client works from its cluster file's backends and its own reachability table.
 import {
   type ClusterView__Output,
   clientSecurity,
@@ -12,12 +14,21 @@ import {
 } from "@binring/core";
 import type { Logger } from "pino";
 
+/** A backend on the ring, as the keepers list it. */
+export interface RingMemberView {
+  address: string;
+  /** "" for none. */
+  zone: string;
+}
+
 export interface ClusterViewOptions {
   keepers: string[];
   /** @default plaintext */
   tls?: TlsFiles;
   /** Called with the backends a newer view shows alive. */
   onNewerView(alive: string[]): void;
+  /** Called when a view lists other members than the last one (or than the cluster file, first). */
+  onMembers(members: RingMemberView[]): void;
   /** @default 2000 */
   refreshIntervalMs: number;
   /** On-demand refreshes are at least this far apart. @default 100 */
@@ -30,6 +41,9 @@ const KEEPER_CALL_TIMEOUT_MS = 1000;
 export class ClusterView {
   /** Epoch of the newest view received; 0n until one arrived (no fencing). */
   epoch = 0n;
+  /** A keeper answered at least once: until then this client knows neither the membership nor what is dead. */
+  hasView = false;
+  #membersKey = "";
   #dead = new Set<string>();
   #repairing = new Set<string>();
   readonly #keepers: KeeperClient[];
@@ -98,6 +112,17 @@ export class ClusterView {
     if (epoch < this.epoch) return;
     const newer = epoch > this.epoch;
     this.epoch = epoch;
+    this.hasView = true;
+    const members = view.backends.map(({ address, zone }) => ({ address, zone }));
+    const membersKey = members
+      .map(({ address, zone }) => `${address}\u0000${zone}`)
+      .sort()
+      .join("\n");
+    if (membersKey !== this.#membersKey) {
+      this.#membersKey = membersKey;
+      this.options.logger.debug({ backends: members.length }, "ring membership from the keepers");
+      this.options.onMembers(members);
+    }
     const dead = view.backends.filter((b) => b.state === "BACKEND_STATE_DEAD");
     this.#dead = new Set(dead.map((b) => b.address));
     this.#repairing = new Set(dead.filter((b) => b.repairing).map((b) => b.address));

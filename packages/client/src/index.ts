@@ -10,6 +10,12 @@ export type { Placement } from "./client-session.js";
 export { refusesConnections } from "./connection-probe.js";
 export { classifyFailure, type FailureKind } from "./failure-kind.js";
 export {
+  addBackend,
+  KEEPER_ADMIN_TIMEOUT_MS,
+  type MembershipChange,
+  removeBackend,
+} from "./keeper-admin-client.js";
+export {
   type BackendHealth,
   type BackendReport,
   type CompletedRepairReport,

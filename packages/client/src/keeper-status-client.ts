@@ -60,6 +60,10 @@ export interface BackendReport {
    * it answered, or while no keeper has claimed it since it started.
    */
   claimedBy: string | null;
+  /** Its failure domain; "" for none. */
+  zone: string;
+  /** Being decommissioned: it leaves the ring once its bins are on their new replicas. */
+  leaving: boolean;
 }
 
 export interface RepairReport {
@@ -116,6 +120,8 @@ function backendFromWire(b: StatusBackend__Output): BackendReport {
     bins: last ? Number(last.bins) : null,
     lastAnswerMsAgo: Number(b.lastAnswerMsAgo),
     claimedBy: b.claimedBy || null,
+    zone: b.zone,
+    leaving: b.leaving,
   };
 }
 

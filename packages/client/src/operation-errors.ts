@@ -5,6 +5,18 @@ export function noReplicaError(bin: string): UnavailableError {
   return new UnavailableError(`no backend of bin ${JSON.stringify(bin)} is reachable`);
 }
 
+/** No keeper answered yet: the client does not know the ring's members, so it places nothing. */
+export function noViewError(): UnavailableError {
+  return new UnavailableError(
+    "no keeper has answered with the cluster view yet: the ring's members are unknown (the cluster file lists only the first ones)",
+  );
+}
+
+/** Why a bin has no replica to call now. */
+export function unplacedError(session: { view: { hasKeepers: boolean; hasView: boolean } }, bin: string) {
+  return session.view.hasKeepers && !session.view.hasView ? noViewError() : noReplicaError(bin);
+}
+
 /** The operation's deadline passed; the error names the last failure seen. */
 export function gaveUpError(what: string, bin: string, callTimeoutMs: number, lastError: unknown): Error {
   if (lastError instanceof InvalidArgumentError) return lastError;

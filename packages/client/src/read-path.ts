@@ -4,7 +4,7 @@
 import type { Operation, OperationResult__Output, Target } from "@binring/core";
 import type { ClientSession } from "./client-session.js";
 import { classifyFailure } from "./failure-kind.js";
-import { gaveUpError } from "./operation-errors.js";
+import { gaveUpError, unplacedError } from "./operation-errors.js";
 import { retryPauseMs } from "./wall-time.js";
 
 /** A replica that failed this way holds no readable state a later read could contradict. */
@@ -54,6 +54,7 @@ export async function readFromReplicas(
       requireReady = false;
       continue;
     }
+    if (readable.length === 0) lastError ??= unplacedError(session, bin);
     if (session.time.now() >= deadline) throw gaveUpError("read", bin, session.callTimeoutMs, lastError);
     await Promise.all([session.time.sleep(retryPauseMs(attempt)), session.view.refresh()]);
   }

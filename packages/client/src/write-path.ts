@@ -20,7 +20,7 @@ import {
 } from "@binring/core";
 import type { ClientSession } from "./client-session.js";
 import { classifyFailure } from "./failure-kind.js";
-import { gaveUpError, noReplicaError } from "./operation-errors.js";
+import { gaveUpError, unplacedError } from "./operation-errors.js";
 import { writeReplicas } from "./sabotage.js";
 import { retryPauseMs } from "./wall-time.js";
 import type { WriteKind } from "./write-request.js";
@@ -108,7 +108,7 @@ export async function writeToReplicas(
       requireReady = false;
       continue;
     }
-    if (readable.length === 0) lastError ??= noReplicaError(bin);
+    if (readable.length === 0) lastError ??= unplacedError(session, bin);
     if (session.time.now() >= deadline) throw gaveUpError("write", bin, session.callTimeoutMs, lastError);
     await Promise.all([session.time.sleep(retryPauseMs(attempt)), session.view.refresh()]);
   }

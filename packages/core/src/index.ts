@@ -49,6 +49,20 @@ export {
   utf8Bound,
 } from "./limits.js";
 export { FrameReader, frame, LINK_MAGIC, MAX_FRAME_BYTES } from "./link-frames.js";
+export {
+  isBackendAddress,
+  MAX_MEMBER_RECORDS,
+  type MemberRecord as Member,
+  type MemberStatus as MembershipStatus,
+  memberStatusToWire,
+  membersDigest,
+  membersFromWire,
+  memberToWire,
+  mergeMembers,
+  newerMember,
+  sameMember,
+  seedMembers,
+} from "./membership.js";
 export { decodeBatchReply, decodeBatchRequest } from "./pipe-decode.js";
 export { encodeBatchReply, encodeBatchRequest } from "./pipe-encode.js";
 export { checkBinName, RESERVED_BIN_PREFIX } from "./reserved-bins.js";

@@ -288,6 +288,7 @@ export const SERVICE_ROLES: ServicePolicy = {
   "binring.v1.Storage": ["client", "admin", "keeper", "backend"],
   "binring.v1.StorageControl": ["keeper"],
   "binring.v1.Keeper": ["client", "admin", "keeper"],
+  "binring.v1.KeeperAdmin": ["admin", "keeper"],
   "binring.v1.KeeperPeer": ["keeper"],
 };
 

@@ -1,10 +1,13 @@
 // The keeper's gRPC services: the cluster view for clients and status for
-// operators (Keeper), and the beats between keepers (KeeperPeer).
+// operators (Keeper), membership changes for operators (KeeperAdmin), and the
+// beats between keepers (KeeperPeer).
 import {
   bigintToWire,
+  type KeeperAdminHandlers,
   type KeeperHandlers,
   type KeeperPeerHandlers,
   loadProtocol,
+  memberStatusToWire,
   toServiceError,
   Undecodable,
   withTolerantDecoding,
@@ -20,15 +23,37 @@ export function addKeeperService(server: grpc.Server, keeper: Keeper): void {
       const view = keeper.view();
       callback(null, {
         epoch: bigintToWire(view.epoch),
-        backends: view.backends.map(({ address, state, repairing }) => ({
+        backends: view.backends.map(({ address, state, repairing, zone, leaving }) => ({
           address,
           state: STATE_TO_WIRE[state],
           repairing,
+          zone,
+          leaving,
         })),
       });
     },
     Status: (_call, callback) => {
       callback(null, statusToWire(keeper.status()));
+    },
+  };
+  const adminHandlers: KeeperAdminHandlers = {
+    AddBackend: (call, callback) => {
+      const request: unknown = call.request;
+      if (request instanceof Undecodable) return callback(toServiceError(request.error));
+      keeper.addBackend(call.request.address, call.request.zone).then(
+        (outcome) => callback(null, { changed: outcome.changed, status: memberStatusToWire(outcome.status) }),
+        (error: unknown) => callback(toServiceError(error)),
+      );
+    },
+    RemoveBackend: (call, callback) => {
+      const request: unknown = call.request;
+      if (request instanceof Undecodable) return callback(toServiceError(request.error));
+      try {
+        const outcome = keeper.removeBackend(call.request.address);
+        callback(null, { changed: outcome.changed, status: memberStatusToWire(outcome.status) });
+      } catch (error) {
+        callback(toServiceError(error));
+      }
     },
   };
   const peerHandlers: KeeperPeerHandlers = {
@@ -44,5 +69,6 @@ export function addKeeperService(server: grpc.Server, keeper: Keeper): void {
   };
   // GetView and Status take an empty request: bytes that do not decode as one change nothing they answer.
   server.addService(withTolerantDecoding(loadProtocol().Keeper.service), handlers);
+  server.addService(withTolerantDecoding(loadProtocol().KeeperAdmin.service), adminHandlers);
   server.addService(withTolerantDecoding(loadProtocol().KeeperPeer.service), peerHandlers);
 }

@@ -3,9 +3,18 @@
 // Only Keeper (keeper.ts) changes the slice; each part owns the rest of its
 // own state.
 import { randomUUID } from "node:crypto";
-import { bigintToWire, type HashRing, type HeartbeatRequest, wireToBigint } from "@binring/core";
+import {
+  bigintToWire,
+  HashRing,
+  type HeartbeatRequest,
+  type MemberRecord__Output,
+  membersFromWire,
+  memberToWire,
+  ringMembers,
+  wireToBigint,
+} from "@binring/core";
 import type { Logger } from "pino";
-import type { BackendHealth } from "./backend-health.js";
+import { BackendHealth } from "./backend-health.js";
 import { type CopyProgress, copyTask } from "./copier.js";
 import { IntentLog, type IntentStore, KEEPER_LOG_BIN } from "./intent-log.js";
 import type { KeeperClock } from "./keeper-clock.js";
@@ -27,8 +36,7 @@ export interface CopyRun {
 }
 
 export class KeeperState {
-  /** The backends this keeper owns now; recomputed on every round and beat. */
-  slice: ReadonlySet<string> = new Set();
+  #slice: ReadonlySet<string> = new Set();
   stopped = false;
   /** Random per process start: peers tell a restart by it. */
   readonly incarnation = randomUUID();
@@ -36,6 +44,13 @@ export class KeeperState {
   readonly intents: IntentStore;
   /** This keeper's claims on the backends of its slice. */
   readonly terms: OwnershipTerms;
+  /** The membership digest each backend last reported: records are sent where it differs from ours. */
+  readonly #keptDigests = new Map<string, string>();
+  /** The membership digest the ring, backend list and health table were built for. */
+  #builtFor = "";
+  #backends: string[] = [];
+  #ring: HashRing | undefined;
+  readonly #health = new Map<string, BackendHealth>();
 
   constructor(
     /** This keeper's address: its entry in the cluster file. */
@@ -45,16 +60,67 @@ export class KeeperState {
     readonly logger: Logger,
     readonly clock: KeeperClock,
     readonly ports: KeeperPorts,
-    readonly ring: HashRing,
     readonly keeperRing: KeeperRing,
     readonly peers: KeeperPeers,
     readonly view: SharedView,
-    /** Every backend of the cluster, in cluster-file order. */
-    readonly backends: readonly string[],
-    readonly health: ReadonlyMap<string, BackendHealth>,
   ) {
     this.intents = new IntentLog((address) => ports.backend(address), LOG_TIMEOUT_MS, logger);
     this.terms = new OwnershipTerms(view.stamp);
+  }
+
+  /** The backends this keeper owns now; recomputed on every round and beat, and never one off the ring. */
+  get slice(): ReadonlySet<string> {
+    this.#build();
+    return this.#slice;
+  }
+
+  set slice(next: ReadonlySet<string>) {
+    this.#slice = next;
+  }
+
+  /** The backends on the ring (members, and those leaving): cluster-file order, then as added. */
+  get backends(): readonly string[] {
+    this.#build();
+    return this.#backends;
+  }
+
+  /** The ring of `backends`, with their zones. */
+  get ring(): HashRing {
+    this.#build();
+    return this.#ring!;
+  }
+
+  /** Each backend's health as this keeper sees it: one per backend on the ring. */
+  get health(): ReadonlyMap<string, BackendHealth> {
+    this.#build();
+    return this.#health;
+  }
+
+  /** Being decommissioned: out of placement once its bins are copied elsewhere. */
+  isLeaving(address: string): boolean {
+    return this.view.member(address)?.status === "leaving";
+  }
+
+  /** Rebuilds what depends on the membership once it changed. */
+  #build(): void {
+    const digest = this.view.membersDigest;
+    if (digest === this.#builtFor) return;
+    const onRing = this.view.members().filter((record) => record.status !== "removed");
+    this.#backends = onRing.map((record) => record.address);
+    const zones = Object.fromEntries(
+      onRing.filter((record) => record.zone !== "").map((record) => [record.address, record.zone]),
+    );
+    this.#ring = new HashRing(ringMembers(this.#backends, zones));
+    const now = this.clock.now();
+    for (const address of this.#backends) {
+      if (!this.#health.has(address)) this.#health.set(address, new BackendHealth(address, this.logger, now));
+    }
+    for (const address of this.#health.keys()) {
+      if (!this.#backends.includes(address)) this.#health.delete(address);
+    }
+    this.#slice = new Set([...this.#slice].filter((address) => this.#health.has(address)));
+    if (this.#builtFor !== "") this.logger.info({ backends: this.#backends }, "membership changed");
+    this.#builtFor = digest;
   }
 
   healthOf(address: string): BackendHealth {
@@ -93,21 +159,43 @@ export class KeeperState {
   async heartbeat(address: string, request: HeartbeatRequest, timeoutMs = this.timing.probeTimeoutMs) {
     const sentAt = this.clock.now();
     const ownerTerm = this.ownerTermFor(address);
+    const digest = this.view.membersDigest;
     const reply = await this.ports.backend(address).heartbeat(
       {
         epoch: bigintToWire(this.view.epoch),
         keeper: this.self,
         ownerTerm: bigintToWire(ownerTerm),
+        membersDigest: digest,
+        members: this.#keptDigests.get(address) === digest ? [] : this.view.members().map(memberToWire),
         ...request,
       },
       timeoutMs,
     );
     this.terms.reported(address, wireToBigint(reply.ownerTerm));
+    this.#keep(address, reply.membersDigest, reply.members);
     for (const sighting of reply.keepers) {
       // Heard at least ageMs before the backend answered, which was after sentAt.
       this.peers.sighted(sighting.keeper, sentAt - Number(sighting.ageMs));
     }
     return reply;
+  }
+
+  /**
+   * What a backend keeps of the membership: its digest, and its records when
+   * they differ from ours (a keeper restarted from an old cluster file learns
+   * the membership from them). Records that do not pass the checks are logged
+   * and ignored.
+   */
+  #keep(address: string, digest: string, records: readonly MemberRecord__Output[]): void {
+    this.#keptDigests.set(address, digest);
+    if (records.length === 0) return;
+    try {
+      if (this.view.mergeMembers(membersFromWire("members", records))) {
+        this.logger.info({ from: address }, "membership learned from a backend");
+      }
+    } catch (error) {
+      this.logger.warn({ backend: address, err: (error as Error).message }, "membership records refused");
+    }
   }
 
   /** This keeper's term as `address`'s owner, 0 when it is not in the slice. */

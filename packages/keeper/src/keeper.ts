@@ -27,14 +27,14 @@
 // it may run.
 import type { KeeperStatus } from "@binring/client";
 import {
-  HashRing,
+  type HashRing,
   type KeeperBeat,
   type KeeperBeat__Output,
-  ringMembers,
+  seedMembers,
   type TlsFiles,
 } from "@binring/core";
 import { type Logger, pino } from "pino";
-import { BackendHealth, type HealthState } from "./backend-health.js";
+import type { HealthState } from "./backend-health.js";
 import { ClockSync } from "./clock-sync.js";
 import { grpcPorts } from "./grpc-ports.js";
 import { IntentCommit } from "./intent-commit.js";
@@ -47,6 +47,7 @@ import type { KeeperPorts } from "./keeper-ports.js";
 import { KeeperRing } from "./keeper-ring.js";
 import { KeeperState } from "./keeper-state.js";
 import { LeaseWitness } from "./lease-witness.js";
+import { MembershipChanges, type MembershipOutcome } from "./membership-changes.js";
 import { PeerBeats } from "./peer-beats.js";
 import { Prober } from "./prober.js";
 import { without } from "./repair-job.js";
@@ -55,9 +56,12 @@ import { SharedView } from "./shared-view.js";
 import { statusReport } from "./status-report.js";
 
 export interface KeeperOptions {
-  /** Every backend of the cluster (host:port). */
+  /**
+   * The backends of the cluster file (host:port): the membership of a fresh
+   * cluster. Afterwards the recorded membership rules (membership-changes.ts).
+   */
   backends: string[];
-  /** Zone of each backend, as in the cluster file: placement must match the clients'. @default {} */
+  /** Zone of each of those backends, as in the cluster file: placement must match the clients'. @default {} */
   zones?: Record<string, string>;
   /** Every keeper of the cluster (host:port), this one included. @default [name] */
   keepers?: string[];
@@ -81,6 +85,10 @@ export interface ViewEntry {
   state: HealthState;
   /** Dead, and its bins not yet re-copied: see PublishedState.repairing. */
   repairing: boolean;
+  /** Its failure domain; "" for none. */
+  zone: string;
+  /** Being decommissioned. */
+  leaving: boolean;
 }
 
 export interface ClusterViewSnapshot {
@@ -100,6 +108,7 @@ export class Keeper {
   readonly #recovery: IntentRecovery;
   readonly #runner: RepairRunner;
   readonly #prober: Prober;
+  readonly #membership: MembershipChanges;
   /** Its Prometheus metrics: one registry per keeper, served at /metrics. */
   readonly metrics: KeeperMetrics;
   readonly #stopTimers: (() => void)[] = [];
@@ -121,15 +130,9 @@ export class Keeper {
     const peers = new KeeperPeers(self, keepers, timing.missesToDead * timing.heartbeatIntervalMs, now);
     const ports =
       options.ports ??
-      grpcPorts({
-        backends: options.backends,
-        peers: peers.addresses,
-        callTimeoutMs: timing.probeTimeoutMs,
-        tls: options.tls,
-      });
-    const health = new Map(
-      options.backends.map((address) => [address, new BackendHealth(address, logger, now)]),
-    );
+      grpcPorts({ peers: peers.addresses, callTimeoutMs: timing.probeTimeoutMs, tls: options.tls });
+    const view = new SharedView(self, index);
+    view.seed(seedMembers(options.backends, options.zones).values());
     this.#state = new KeeperState(
       self,
       name,
@@ -137,12 +140,9 @@ export class Keeper {
       logger,
       clock,
       ports,
-      new HashRing(ringMembers(options.backends, options.zones)),
       new KeeperRing(keepers),
       peers,
-      new SharedView(self, index),
-      [...options.backends],
-      health,
+      view,
     );
     const state = this.#state;
     this.metrics = new KeeperMetrics({
@@ -183,6 +183,10 @@ export class Keeper {
       settled: (backends) => this.#settled(backends),
     });
     this.#prober = new Prober(state, this.#witness, this.#commits, () => this.#working(), this.metrics);
+    this.#membership = new MembershipChanges(state, {
+      working: () => this.#working(),
+      beat: () => void this.#beats.round(),
+    });
   }
 
   get name(): string {
@@ -244,16 +248,32 @@ export class Keeper {
     this.#state.ports.close();
   }
 
-  /** The merged view: every backend's published state (unknown until its owner published one). */
+  /** The merged view: every backend on the ring and its published state (unknown until its owner published one). */
   view(): ClusterViewSnapshot {
-    const { view, backends } = this.#state;
+    const state = this.#state;
     return {
-      epoch: view.epoch,
-      backends: backends.map((address) => {
-        const published = view.get(address);
-        return { address, state: published?.state ?? "unknown", repairing: published?.repairing ?? false };
+      epoch: state.view.epoch,
+      backends: state.backends.map((address) => {
+        const published = state.view.get(address);
+        return {
+          address,
+          state: published?.state ?? "unknown",
+          repairing: published?.repairing ?? false,
+          zone: state.view.member(address)?.zone ?? "",
+          leaving: state.isLeaving(address),
+        };
       }),
     };
+  }
+
+  /** Records a running backend as a member; its owner fills it (membership-changes.ts). */
+  addBackend(address: string, zone: string): Promise<MembershipOutcome> {
+    return this.#membership.add(address, zone);
+  }
+
+  /** Decommissions a member: its owner copies its bins elsewhere, then it leaves the ring. */
+  removeBackend(address: string): MembershipOutcome {
+    return this.#membership.remove(address);
   }
 
   status(): KeeperStatus {
@@ -298,6 +318,7 @@ export class Keeper {
       this.#prober.bootstrap();
       await this.#commits.commit();
       this.#commits.publishChanges();
+      this.#membership.finishLeaving();
     } finally {
       this.#heartbeating = false;
     }

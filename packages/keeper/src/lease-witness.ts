@@ -30,7 +30,7 @@ export class LeaseWitness {
 
   /** Starts or ends a backend's withheld episode; answers from an earlier episode never count. */
   note(backend: string, now: number): void {
-    const ready = this.state.healthOf(backend).state === "ready";
+    const ready = this.state.health.get(backend)?.state === "ready";
     if (!ready && this.state.slice.has(backend)) {
       if (!this.#withheldSince.has(backend)) this.#withheldSince.set(backend, now);
     } else {

@@ -8,6 +8,9 @@ import {
   InvalidArgumentError,
   type KeeperBeat,
   type KeeperBeat__Output,
+  type Member,
+  membersFromWire,
+  memberToWire,
   wireToBigint,
 } from "@binring/core";
 import type { PeerBeat } from "./keeper-peers.js";
@@ -105,6 +108,7 @@ export class PeerBeats {
         by: published.by,
         repairing: published.repairing,
       })),
+      members: state.view.members().map(memberToWire),
       slice: [...state.slice],
       working: this.hooks.working(),
       maxClock: bigintToWire(this.hooks.sliceMaxClock()),
@@ -132,10 +136,17 @@ export class PeerBeats {
     };
     if (state.peers.heard(beat.keeper, peer, now))
       state.logger.info({ peer: beat.keeper }, "keeper restarted");
+    let members: Member[] = [];
+    try {
+      members = membersFromWire("members", beat.members);
+    } catch (error) {
+      state.logger.warn({ peer: beat.keeper, err: (error as Error).message }, "membership in a beat refused");
+    }
+    const known = new Set([...state.backends, ...members.map((record) => record.address)]);
     const published = new Map<string, PublishedState>();
     for (const entry of beat.backends) {
       const health = WIRE_TO_STATE.get(entry.state);
-      if (!health || !state.health.has(entry.address)) continue;
+      if (!health || !known.has(entry.address)) continue;
       published.set(entry.address, {
         state: health,
         version: wireToBigint(entry.version),
@@ -144,7 +155,7 @@ export class PeerBeats {
         repairing: health === "dead" && entry.repairing,
       });
     }
-    if (state.view.merge(wireToBigint(beat.epoch), published) !== "unchanged") {
+    if (state.view.merge(wireToBigint(beat.epoch), published, members) !== "unchanged") {
       state.logger.debug({ epoch: state.view.epoch.toString(), from: beat.keeper }, "view merged");
     }
     this.hooks.peerClock(peer.maxClock);

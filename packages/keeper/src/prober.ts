@@ -34,6 +34,7 @@ export class Prober {
 
   async probe(health: BackendHealth): Promise<void> {
     const { state } = this;
+    if (state.isLeaving(health.address)) return this.#probeLeaving(health);
     const owned = state.slice.has(health.address);
     const published = state.view.get(health.address);
     let renew: boolean;
@@ -192,14 +193,38 @@ export class Prober {
     }
   }
 
-  #missed(health: BackendHealth, now: number): void {
+  /**
+   * A backend being decommissioned (membership-changes.ts). Its owner revokes
+   * its readiness, so it serves no read from now on, and counts every round as
+   * a miss whether it answers or not: it is declared dead like a silent
+   * backend, once no lease on it may run, and repaired. Its answers are not
+   * heard, so nothing rejoins it. Other keepers leave it alone.
+   */
+  async #probeLeaving(health: BackendHealth): Promise<void> {
+    const { state } = this;
+    if (!state.slice.has(health.address)) return;
+    try {
+      await state.heartbeat(health.address, {
+        readiness: "READINESS_NOT_READY",
+        leaseMs: String(state.timing.leaseMs),
+      });
+    } catch {
+      // Gone already: a death during its own decommission is handled like any death.
+    }
+    const now = state.clock.now();
+    if (health.state !== "dead" && state.slice.has(health.address)) this.#missed(health, now, true);
+    this.witness.note(health.address, now);
+  }
+
+  #missed(health: BackendHealth, now: number, leaving = false): void {
     const { state } = this;
     const wasLive = state.liveSet();
     const othersLapsed = this.witness.othersLapsed(health.address, now);
     const impaired = this.#impairedBesides(health.address, now);
     const isolated = this.#hearsNoOne(health.address, now);
-    // One never heard from (listed but not started) holds nothing to lose, and fills may wait on it.
-    const mayDie = !isolated && (impaired.length < REPLICAS - 1 || health.last === undefined);
+    // One never heard from (listed but not started) holds nothing to lose, and fills may wait on it;
+    // one leaving holds its bins until they are copied, whether this keeper heard it or not.
+    const mayDie = !isolated && (impaired.length < REPLICAS - 1 || (health.last === undefined && !leaving));
     const outcome = health.missed(now, state.timing.missesToDead, state.timing.leaseMs, othersLapsed, mayDie);
     if (outcome === "died") this.commits.decide("repair", health.address, wasLive);
     if (outcome === "held" && !this.#held.has(health.address)) {

@@ -17,8 +17,20 @@
 // waits until every live keeper has merged the change (RepairRunner#fence): from
 // then on every epoch any keeper mints includes it, and every epoch minted
 // before is smaller, so an epoch at or above the fence always knows the change.
+//
+// The view's content is each backend's published state and the membership
+// (which backends are on the ring, membership.ts in core): a recorded change
+// of either mints, so the epoch fences a client whose ring is out of date as
+// it fences one with old states.
 import { randomInt } from "node:crypto";
-import { EPOCH_CEILING } from "@binring/core";
+import {
+  EPOCH_CEILING,
+  type Member,
+  type MembershipStatus,
+  membersDigest,
+  mergeMembers,
+  sameMember,
+} from "@binring/core";
 import type { HealthState } from "./backend-health.js";
 
 export interface PublishedState {
@@ -74,6 +86,8 @@ function same(a: PublishedState | undefined, b: PublishedState | undefined): boo
 export class SharedView {
   #epoch = 0n;
   #backends = new Map<string, PublishedState>();
+  #members = new Map<string, Member>();
+  #membersDigest = membersDigest(this.#members);
   /** The largest counter seen in any epoch (from peers and backends): the next mint goes above it. */
   #counterSeen = 0n;
   /** This keeper process's low bits of every number it mints: nonce and index. */
@@ -101,6 +115,43 @@ export class SharedView {
 
   get isEmpty(): boolean {
     return this.#backends.size === 0;
+  }
+
+  /** Every membership record: members, leaving ones, removed ones. Seeds first, in their order. */
+  members(): Member[] {
+    return [...this.#members.values()];
+  }
+
+  member(address: string): Member | undefined {
+    return this.#members.get(address);
+  }
+
+  get membersDigest(): string {
+    return this.#membersDigest;
+  }
+
+  /** The cluster file's backends (version 0 records): any recorded change wins over them. */
+  seed(records: Iterable<Member>): void {
+    mergeMembers(this.#members, records);
+    this.#membersDigest = membersDigest(this.#members);
+  }
+
+  /** This keeper records a change of a backend's membership; returns the new epoch. */
+  record(address: string, zone: string, status: MembershipStatus): bigint {
+    const version = (this.#members.get(address)?.version ?? 0n) + 1n;
+    this.#members.set(address, { address, zone, status, version, by: this.self });
+    this.#membersDigest = membersDigest(this.#members);
+    return this.#mint();
+  }
+
+  /** Records a backend kept (kept-membership.ts in backend); returns whether the membership changed. */
+  mergeMembers(records: readonly Member[]): boolean {
+    const merged = new Map(this.#members);
+    if (!mergeMembers(merged, records)) return false;
+    this.#members = merged;
+    this.#membersDigest = membersDigest(merged);
+    this.#mint();
+    return true;
   }
 
   /**
@@ -131,7 +182,11 @@ export class SharedView {
   }
 
   /** Merges a peer's view; returns what became of ours. */
-  merge(epoch: bigint, backends: ReadonlyMap<string, PublishedState>): "unchanged" | "adopted" | "minted" {
+  merge(
+    epoch: bigint,
+    backends: ReadonlyMap<string, PublishedState>,
+    members: readonly Member[] = [],
+  ): "unchanged" | "adopted" | "minted" {
     if (!isValidEpoch(epoch)) return "unchanged";
     this.observe(epoch);
     const merged = new Map(this.#backends);
@@ -139,12 +194,20 @@ export class SharedView {
       const mine = merged.get(address);
       if (!mine || newer(theirs, mine)) merged.set(address, theirs);
     }
-    const changed = [...merged].some(([address, state]) => !same(state, this.#backends.get(address)));
+    const mergedMembers = new Map(this.#members);
+    const membersChanged = mergeMembers(mergedMembers, members);
+    const changed =
+      membersChanged || [...merged].some(([address, state]) => !same(state, this.#backends.get(address)));
     if (!changed && epoch <= this.#epoch) return "unchanged";
     this.#backends = merged;
+    this.#members = mergedMembers;
+    this.#membersDigest = membersDigest(mergedMembers);
+    const theirMembers = new Map(members.map((record) => [record.address, record]));
     const theirsIsAll =
       merged.size === backends.size &&
-      [...merged].every(([address, state]) => same(state, backends.get(address)));
+      [...merged].every(([address, state]) => same(state, backends.get(address))) &&
+      mergedMembers.size === theirMembers.size &&
+      [...mergedMembers].every(([address, record]) => sameMember(record, theirMembers.get(address)));
     if (theirsIsAll && epoch >= this.#epoch) {
       this.#epoch = epoch;
       return "adopted";

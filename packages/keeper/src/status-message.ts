@@ -49,6 +49,8 @@ export function statusToWire(status: KeeperStatus): StatusReply {
           : { clock: b.clock, keys: b.keys ?? 0, lists: b.lists ?? 0, bins: b.bins ?? 0 },
       lastAnswerMsAgo: b.lastAnswerMsAgo,
       claimedBy: b.claimedBy ?? "",
+      zone: b.zone,
+      leaving: b.leaving,
     })),
     repairs: status.repairs.map(repairToWire),
     completedRepairs: status.completedRepairs.map(({ id, kind, backend, entries, ms, recovered }) => ({

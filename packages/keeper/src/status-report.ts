@@ -63,6 +63,8 @@ export function statusReport({
         bins: health.last?.bins ?? null,
         lastAnswerMsAgo: Math.round(now - health.lastAnswerAt),
         claimedBy: health.last?.claimedBy || null,
+        zone: state.view.member(address)?.zone ?? "",
+        leaving: state.isLeaving(address),
       };
     }),
     repairs: [

@@ -36,6 +36,8 @@ const REPORT: KeeperStatus = {
       bins: 3,
       lastAnswerMsAgo: 12,
       claimedBy: "127.0.0.1:7000",
+      zone: "zone-a",
+      leaving: false,
     },
     {
       address: "b1",
@@ -48,6 +50,8 @@ const REPORT: KeeperStatus = {
       bins: null,
       lastAnswerMsAgo: 0,
       claimedBy: null,
+      zone: "",
+      leaving: true,
     },
     ...(["unknown", "dead", "filling"] as const).map((state) => ({
       address: `b-${state}`,
@@ -60,6 +64,8 @@ const REPORT: KeeperStatus = {
       bins: 0,
       lastAnswerMsAgo: 5,
       claimedBy: "127.0.0.1:7002",
+      zone: "",
+      leaving: false,
     })),
   ],
   repairs: [

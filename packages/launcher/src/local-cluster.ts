@@ -236,40 +236,20 @@ export class LocalCluster implements ClusterControl {
 
   async #startAll(): Promise<void> {
     const { options } = this;
-    const portBase = options.portBase ?? 0;
-    const port = async (offset: number, i: number) =>
-      portBase === 0 ? await freePort() : portBase + offset + i;
     const store = options.store ?? (hasRedisServer() ? "redis" : "memory");
     if (store === "memory")
       this.#logger.warn("backends use the in-memory engine: redis-server is not used, data ends with them");
     else writeSecret(join(this.dir, "redis-password"), this.#redisPassword);
     const { network } = options;
-    const backendHost = (i: number) => network?.address(`backend-${i}`) ?? "127.0.0.1";
     const keeperHost = (i: number) => network?.address(`keeper-${i}`) ?? "127.0.0.1";
     const addresses: { address: string; http: string; redisPort: number }[] = [];
-    for (let i = 0; i < options.backends; i++) {
-      const host = backendHost(i);
-      const [address, http] = [`${host}:${await port(0, i)}`, `${host}:${await port(800, i)}`];
-      addresses.push({ address, http, redisPort: await port(1000, i) });
-    }
-    const members = await Promise.all(
-      addresses.map(async ({ address, http, redisPort }, i): Promise<BackendMember> => {
-        const redis =
-          store === "redis"
-            ? await RedisProcess.start(`redis-${i}`, redisPort, join(this.dir, `redis-${i}`), {
-                appendOnly: options.appendfsync !== undefined || (options.appendOnly ?? true),
-                appendfsync: options.appendfsync ?? "always",
-                logFile: join(this.dir, "logs", `redis-${i}.log`),
-                password: this.#redisPassword,
-                netns: network?.namespace(`backend-${i}`),
-              })
-            : undefined;
-        if (redis) this.#watch(redis.process!);
-        return { index: i, name: `backend-${i}`, address, http, redis, backend: undefined };
-      }),
-    );
+    for (let i = 0; i < options.backends; i++) addresses.push(await this.#addresses(i));
+    const members = await Promise.all(addresses.map((chosen, i) => this.#newMember(i, chosen)));
     this.members.push(...members);
     const keeperCount = options.keepers ?? 0;
+    const portBase = options.portBase ?? 0;
+    const port = async (offset: number, i: number) =>
+      portBase === 0 ? await freePort() : portBase + offset + i;
     const keepers =
       portBase === 0
         ? await spreadKeepers(keeperCount, this.backends, keeperHost)
@@ -291,6 +271,54 @@ export class LocalCluster implements ClusterControl {
     const running = options.running ?? options.backends;
     await Promise.all(this.members.slice(0, running).map((member) => this.#startBackend(member)));
     for (let i = 0; i < this.#keepers.length; i++) await this.startKeeper(i);
+  }
+
+  /** Where backend `i` listens, serves HTTP, and keeps its Redis. */
+  async #addresses(i: number): Promise<{ address: string; http: string; redisPort: number }> {
+    const portBase = this.options.portBase ?? 0;
+    const port = async (offset: number) => (portBase === 0 ? await freePort() : portBase + offset + i);
+    const host = this.options.network?.address(`backend-${i}`) ?? "127.0.0.1";
+    return {
+      address: `${host}:${await port(0)}`,
+      http: `${host}:${await port(800)}`,
+      redisPort: await port(1000),
+    };
+  }
+
+  /** Backend `i`, its Redis started (with the Redis engine), its backend not yet. */
+  async #newMember(
+    i: number,
+    { address, http, redisPort }: { address: string; http: string; redisPort: number },
+  ): Promise<BackendMember> {
+    const { options } = this;
+    const store = options.store ?? (hasRedisServer() ? "redis" : "memory");
+    const redis =
+      store === "redis"
+        ? await RedisProcess.start(`redis-${i}`, redisPort, join(this.dir, `redis-${i}`), {
+            appendOnly: options.appendfsync !== undefined || (options.appendOnly ?? true),
+            appendfsync: options.appendfsync ?? "always",
+            logFile: join(this.dir, "logs", `redis-${i}.log`),
+            password: this.#redisPassword,
+            netns: options.network?.namespace(`backend-${i}`),
+          })
+        : undefined;
+    if (redis) this.#watch(redis.process!);
+    return { index: i, name: `backend-${i}`, address, http, redis, backend: undefined };
+  }
+
+  /**
+   * Starts one more backend (and its Redis), plainly, as an operator starts
+   * one to add with `binring admin add-backend`: the cluster file does not list
+   * it and the keepers do not know it yet. Returns its address.
+   */
+  async startExtraBackend(): Promise<string> {
+    if (this.options.network)
+      throw new Error("extra backends are not placed in the cluster's network namespaces");
+    const i = this.members.length;
+    const member = await this.#newMember(i, await this.#addresses(i));
+    this.members.push(member);
+    await this.#startBackend(member, false);
+    return member.address;
   }
 
   async #startRedis(member: BackendMember): Promise<void> {

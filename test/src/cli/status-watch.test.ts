@@ -5,11 +5,14 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI_MAIN, LocalCluster, runCli, waitFor } from "../support/index.js";
+import { CLI_MAIN, LocalCluster, runCli, waitFor, waitForSettled } from "../support/index.js";
 
 let cluster: LocalCluster;
 beforeAll(async () => {
   cluster = await LocalCluster.start({ backends: 3, keepers: 1 });
+  // A backend that misses the keeper's first probe on a loaded machine is filled before it is ready.
+  const http = (await cluster.keeperProcesses[0]!.waitForLine(/"http":"([^"]+)"/))[1]!;
+  await waitForSettled(http, Object.fromEntries(cluster.addresses.map((address) => [address, "ready"])));
 });
 afterAll(async () => {
   await cluster.stop();

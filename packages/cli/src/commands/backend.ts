@@ -1,5 +1,10 @@
-// `binring backend`: runs one backend until SIGTERM or SIGINT.
+// `binring backend`: runs one backend until SIGTERM or SIGINT; with --join it
+// also asks the keepers to add it to the ring once it listens.
+import { setTimeout as sleep } from "node:timers/promises";
 import { DEFAULT_TOMBSTONE_TTL_MS, startBackend } from "@binring/backend";
+import { isBackendAddress, roleFiles, StatusCode, type TlsFiles } from "@binring/core";
+import type * as grpc from "@grpc/grpc-js";
+import type { Logger } from "pino";
 import {
   flagName,
   formatDuration,
@@ -10,6 +15,7 @@ import {
   parsePositiveInt,
 } from "../args.js";
 import { CliError } from "../cli-error.js";
+import { readClusterFile } from "../cluster-file.js";
 import { defineCommand } from "../command.js";
 import { createLogger } from "../logger.js";
 import { reloadOnHangup, SERVER_SECURITY_FLAGS, serverTls } from "../server-security.js";
@@ -77,10 +83,67 @@ export const BACKEND = defineCommand({
       value: "always|everysec",
       description: "Redis's fsync policy, set on every connection; without it Redis's own setting stands",
     },
+    join: {
+      type: "boolean",
+      description:
+        "once listening, ask the keepers of --config to add this backend to the ring (as binring admin add-backend does), until one does",
+    },
+    config: {
+      type: "string",
+      value: "FILE",
+      default: "binring.json",
+      description: "with --join: the cluster file naming the keepers",
+    },
+    advertise: {
+      type: "string",
+      value: "HOST:PORT",
+      derivedDefault: "the address it listens on",
+      description: "with --join: the address the cluster reaches this backend at",
+    },
+    zone: { type: "string", value: "ZONE", description: "with --join: this backend's failure domain" },
     ...SERVER_SECURITY_FLAGS,
   },
   example: "binring backend --listen 127.0.0.1:7100 --http 127.0.0.1:7900 --redis redis://127.0.0.1:6379",
 });
+
+/** Between attempts to join while no keeper answers. */
+const JOIN_RETRY_MS = 1000;
+
+/**
+ * Asks the keepers to add this backend, once one answers; a refusal (it is
+ * leaving, say) is logged and ends the attempts. With TLS it calls with the
+ * admin certificate of its TLS directory: only admins and keepers change membership.
+ */
+async function join(
+  address: string,
+  zone: string,
+  keepers: string[],
+  tls: TlsFiles | undefined,
+  logger: Logger,
+  stopped: () => boolean,
+): Promise<void> {
+  const { addBackend } = await import("@binring/client");
+  while (!stopped()) {
+    for (const keeper of keepers) {
+      try {
+        const change = await addBackend(keeper, address, zone, tls);
+        logger.info({ keeper, address, changed: change.changed }, "joined the ring; its keeper fills it");
+        return;
+      } catch (error) {
+        const { code, details } = error as grpc.ServiceError;
+        if (code !== StatusCode.UNAVAILABLE && code !== StatusCode.DEADLINE_EXCEEDED) {
+          logger.error(
+            { keeper, address, err: details ?? (error as Error).message },
+            "the keepers refused to add this backend",
+          );
+          return;
+        }
+      }
+    }
+    logger.warn({ keepers }, "no keeper answered; trying to join again");
+    await sleep(JOIN_RETRY_MS);
+  }
+}
 
 /** --appendfsync: Redis's fsync policy, set by the backend on every connection. */
 function appendfsync(value: string | undefined): "always" | "everysec" | undefined {
@@ -102,6 +165,18 @@ export async function backendCommand(args: string[]): Promise<void> {
     throw new CliError(`${flagName("redis")} must be a redis:// URL, got ${JSON.stringify(values.redis)}`);
   }
   const tls = serverTls("backend", "backend", listen, values);
+  if (!values.join && (values.advertise !== undefined || values.zone !== undefined)) {
+    throw new CliError(`${flagName("advertise")} and ${flagName("zone")} need ${flagName("join")}`);
+  }
+  if (values.advertise !== undefined && !isBackendAddress(values.advertise)) {
+    throw new CliError(
+      `${flagName("advertise")} must be "host:port", got ${JSON.stringify(values.advertise)}`,
+    );
+  }
+  const keepers = values.join ? readClusterFile(values.config).keepers : [];
+  if (values.join && keepers.length === 0) {
+    throw new CliError(`${flagName("join")}: the cluster file ${values.config} lists no keepers`);
+  }
   const logger = createLogger("backend");
   const backend = await startBackend({
     listen,
@@ -126,5 +201,20 @@ export async function backendCommand(args: string[]): Promise<void> {
     logger,
   });
   reloadOnHangup(logger, tls);
-  onShutdown(logger, () => backend.close());
+  let stopping = false;
+  onShutdown(logger, () => {
+    stopping = true;
+    return backend.close();
+  });
+  if (values.join) {
+    const adminTls = values["tls-dir"] === undefined ? undefined : roleFiles(values["tls-dir"], "admin");
+    void join(
+      values.advertise ?? backend.address,
+      values.zone ?? "",
+      keepers,
+      adminTls,
+      logger,
+      () => stopping,
+    );
+  }
 }

@@ -102,7 +102,7 @@ function render(status: KeeperStatus): string {
   for (const b of status.backends) {
     rows.push([
       b.address,
-      b.state,
+      b.leaving ? `${b.state}, leaving` : b.state,
       b.owner ?? "-",
       b.claimedBy ?? "-",
       b.clock ?? "-",

@@ -13,6 +13,8 @@ interface Publication {
 export class FakeView implements ViewSource {
   epoch = 0n;
   hasKeepers = true;
+  /** Set false to start as a client whose keepers have not answered yet; a refresh that finds a view sets it. */
+  hasView = true;
   #dead = new Set<string>();
   #repairing = new Set<string>();
   /** How many times a path asked for a newer view. */
@@ -39,6 +41,7 @@ export class FakeView implements ViewSource {
     this.refreshes++;
     const newest = this.#publications.filter((p) => p.at <= this.time.now()).at(-1);
     if (!newest || newest.epoch < this.epoch) return;
+    this.hasView = true;
     this.epoch = newest.epoch;
     this.#dead = new Set(newest.dead);
     this.#repairing = new Set(newest.repairing);

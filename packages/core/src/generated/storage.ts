@@ -23,6 +23,7 @@ import type { KeeperSighting as _binring_v1_KeeperSighting, KeeperSighting__Outp
 import type { KeysReply as _binring_v1_KeysReply, KeysReply__Output as _binring_v1_KeysReply__Output } from './binring/v1/KeysReply.js';
 import type { ListGetReply as _binring_v1_ListGetReply, ListGetReply__Output as _binring_v1_ListGetReply__Output } from './binring/v1/ListGetReply.js';
 import type { ListGetRequest as _binring_v1_ListGetRequest, ListGetRequest__Output as _binring_v1_ListGetRequest__Output } from './binring/v1/ListGetRequest.js';
+import type { MemberRecord as _binring_v1_MemberRecord, MemberRecord__Output as _binring_v1_MemberRecord__Output } from './binring/v1/MemberRecord.js';
 import type { Operation as _binring_v1_Operation, Operation__Output as _binring_v1_Operation__Output } from './binring/v1/Operation.js';
 import type { OperationError as _binring_v1_OperationError, OperationError__Output as _binring_v1_OperationError__Output } from './binring/v1/OperationError.js';
 import type { OperationResult as _binring_v1_OperationResult, OperationResult__Output as _binring_v1_OperationResult__Output } from './binring/v1/OperationResult.js';
@@ -68,6 +69,8 @@ export interface ProtoGrpcType {
       KeysReply: MessageTypeDefinition<_binring_v1_KeysReply, _binring_v1_KeysReply__Output>
       ListGetReply: MessageTypeDefinition<_binring_v1_ListGetReply, _binring_v1_ListGetReply__Output>
       ListGetRequest: MessageTypeDefinition<_binring_v1_ListGetRequest, _binring_v1_ListGetRequest__Output>
+      MemberRecord: MessageTypeDefinition<_binring_v1_MemberRecord, _binring_v1_MemberRecord__Output>
+      MemberStatus: EnumTypeDefinition
       Operation: MessageTypeDefinition<_binring_v1_Operation, _binring_v1_Operation__Output>
       OperationError: MessageTypeDefinition<_binring_v1_OperationError, _binring_v1_OperationError__Output>
       OperationResult: MessageTypeDefinition<_binring_v1_OperationResult, _binring_v1_OperationResult__Output>

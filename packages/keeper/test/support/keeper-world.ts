@@ -14,6 +14,8 @@ import { InProcessBackend } from "./in-process-backend.js";
 export class KeeperWorld {
   readonly clock = new FakeClock();
   readonly backends = new Map<string, InProcessBackend>();
+  /** The cluster file's backends: every keeper starts from these, whatever was added since. */
+  readonly seed: string[];
   readonly keeperAddresses: string[];
   readonly #keepers: (Keeper | undefined)[];
   readonly #writer = newWriterId();
@@ -35,12 +37,22 @@ export class KeeperWorld {
       const address = `127.0.0.1:${7100 + i}`;
       this.backends.set(address, new InProcessBackend(address, this.clock));
     }
+    this.seed = [...this.backends.keys()];
     this.keeperAddresses = Array.from({ length: options.keepers }, (_, i) => `127.0.0.1:${7700 + i}`);
     this.#keepers = this.keeperAddresses.map(() => undefined);
   }
 
+  /** Every backend process of the world: members, and those started but not added, or removed. */
   get addresses(): string[] {
     return [...this.backends.keys()];
+  }
+
+  /** Starts a backend process the keepers do not know yet (binring admin add-backend makes it a member). */
+  startBackend(address: string): InProcessBackend {
+    if (this.backends.has(address)) throw new Error(`backend ${address} already runs`);
+    const backend = new InProcessBackend(address, this.clock);
+    this.backends.set(address, backend);
+    return backend;
   }
 
   backend(address: string): InProcessBackend {
@@ -58,7 +70,7 @@ export class KeeperWorld {
   /** Starts keeper `index` as a new process. */
   startKeeper(index: number): Keeper {
     const keeper = new Keeper({
-      backends: this.addresses,
+      backends: this.seed,
       keepers: this.keeperAddresses,
       index,
       name: `keeper-${index}`,
@@ -131,11 +143,9 @@ export class KeeperWorld {
 
   /** Every backend ready in the view of keeper `index`, and ready on the backend itself. */
   allReady(index = 0): boolean {
-    const view = this.keeper(index).view();
-    return (
-      view.backends.every((entry) => entry.state === "ready") &&
-      [...this.backends.values()].every((backend) => backend.node.ready)
-    );
+    return this.keeper(index)
+      .view()
+      .backends.every((entry) => entry.state === "ready" && this.backend(entry.address).node.ready);
   }
 
   stateOf(address: string, index = 0): string {

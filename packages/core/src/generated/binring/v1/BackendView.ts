@@ -2,6 +2,9 @@
 
 import type { BackendState as _binring_v1_BackendState, BackendState__Output as _binring_v1_BackendState__Output } from '../../binring/v1/BackendState.js';
 
+/**
+ * One member of the ring (removed backends are not listed).
+ */
 export interface BackendView {
   'address'?: (string);
   'state'?: (_binring_v1_BackendState);
@@ -11,8 +14,19 @@ export interface BackendView {
    * of those bins until the repair is done
    */
   'repairing'?: (boolean);
+  /**
+   * its failure domain (empty: none); placement must use the same as the keepers'
+   */
+  'zone'?: (string);
+  /**
+   * being decommissioned (shown DEAD once its bins are being copied elsewhere)
+   */
+  'leaving'?: (boolean);
 }
 
+/**
+ * One member of the ring (removed backends are not listed).
+ */
 export interface BackendView__Output {
   'address': (string);
   'state': (_binring_v1_BackendState__Output);
@@ -22,4 +36,12 @@ export interface BackendView__Output {
    * of those bins until the repair is done
    */
   'repairing': (boolean);
+  /**
+   * its failure domain (empty: none); placement must use the same as the keepers'
+   */
+  'zone': (string);
+  /**
+   * being decommissioned (shown DEAD once its bins are being copied elsewhere)
+   */
+  'leaving': (boolean);
 }

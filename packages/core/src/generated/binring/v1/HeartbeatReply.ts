@@ -1,6 +1,7 @@
 // Original file: packages/core/proto/binring/v1/storage.proto
 
 import type { KeeperSighting as _binring_v1_KeeperSighting, KeeperSighting__Output as _binring_v1_KeeperSighting__Output } from '../../binring/v1/KeeperSighting.js';
+import type { MemberRecord as _binring_v1_MemberRecord, MemberRecord__Output as _binring_v1_MemberRecord__Output } from '../../binring/v1/MemberRecord.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface HeartbeatReply {
@@ -32,6 +33,12 @@ export interface HeartbeatReply {
    */
   'owner'?: (string);
   'ownerTerm'?: (number | string | Long);
+  /**
+   * the membership this backend keeps, and its records when the request's
+   * digest differs from it
+   */
+  'membersDigest'?: (string);
+  'members'?: (_binring_v1_MemberRecord)[];
 }
 
 export interface HeartbeatReply__Output {
@@ -63,4 +70,10 @@ export interface HeartbeatReply__Output {
    */
   'owner': (string);
   'ownerTerm': (string);
+  /**
+   * the membership this backend keeps, and its records when the request's
+   * digest differs from it
+   */
+  'membersDigest': (string);
+  'members': (_binring_v1_MemberRecord__Output)[];
 }

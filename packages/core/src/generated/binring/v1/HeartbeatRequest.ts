@@ -1,6 +1,7 @@
 // Original file: packages/core/proto/binring/v1/storage.proto
 
 import type { Readiness as _binring_v1_Readiness, Readiness__Output as _binring_v1_Readiness__Output } from '../../binring/v1/Readiness.js';
+import type { MemberRecord as _binring_v1_MemberRecord, MemberRecord__Output as _binring_v1_MemberRecord__Output } from '../../binring/v1/MemberRecord.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface HeartbeatRequest {
@@ -42,6 +43,18 @@ export interface HeartbeatRequest {
    * revokes nothing. Below 2^62.
    */
   'ownerTerm'?: (number | string | Long);
+  /**
+   * The sender's membership digest (membership.ts), and its member records
+   * when the backend's last reported digest differed: the backend merges and
+   * keeps them, so the membership survives every keeper restarting.
+   */
+  'membersDigest'?: (string);
+  'members'?: (_binring_v1_MemberRecord)[];
+  /**
+   * keep exactly `members`, dropping what was kept before: sent when a backend
+   * is added, since what it kept may be another cluster's
+   */
+  'replaceMembers'?: (boolean);
 }
 
 export interface HeartbeatRequest__Output {
@@ -83,4 +96,16 @@ export interface HeartbeatRequest__Output {
    * revokes nothing. Below 2^62.
    */
   'ownerTerm': (string);
+  /**
+   * The sender's membership digest (membership.ts), and its member records
+   * when the backend's last reported digest differed: the backend merges and
+   * keeps them, so the membership survives every keeper restarting.
+   */
+  'membersDigest': (string);
+  'members': (_binring_v1_MemberRecord__Output)[];
+  /**
+   * keep exactly `members`, dropping what was kept before: sent when a backend
+   * is added, since what it kept may be another cluster's
+   */
+  'replaceMembers': (boolean);
 }

@@ -2,6 +2,7 @@
 
 import type { PublishedBackend as _binring_v1_PublishedBackend, PublishedBackend__Output as _binring_v1_PublishedBackend__Output } from '../../binring/v1/PublishedBackend.js';
 import type { LeaseGrant as _binring_v1_LeaseGrant, LeaseGrant__Output as _binring_v1_LeaseGrant__Output } from '../../binring/v1/LeaseGrant.js';
+import type { MemberRecord as _binring_v1_MemberRecord, MemberRecord__Output as _binring_v1_MemberRecord__Output } from '../../binring/v1/MemberRecord.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface KeeperBeat {
@@ -36,6 +37,10 @@ export interface KeeperBeat {
    * dead, filling): no other keeper may renew their leases
    */
   'withheld'?: (string)[];
+  /**
+   * the membership the sender holds (part of the view: its epoch covers it)
+   */
+  'members'?: (_binring_v1_MemberRecord)[];
 }
 
 export interface KeeperBeat__Output {
@@ -70,4 +75,8 @@ export interface KeeperBeat__Output {
    * dead, filling): no other keeper may renew their leases
    */
   'withheld': (string)[];
+  /**
+   * the membership the sender holds (part of the view: its epoch covers it)
+   */
+  'members': (_binring_v1_MemberRecord__Output)[];
 }

@@ -29,6 +29,15 @@ export interface StatusBackend {
    * answered, or while no keeper has claimed it since it started
    */
   'claimedBy'?: (string);
+  /**
+   * its failure domain (empty: none)
+   */
+  'zone'?: (string);
+  /**
+   * being decommissioned (binring admin remove-backend): it leaves the ring
+   * once its bins are on their new replicas
+   */
+  'leaving'?: (boolean);
 }
 
 export interface StatusBackend__Output {
@@ -56,4 +65,13 @@ export interface StatusBackend__Output {
    * answered, or while no keeper has claimed it since it started
    */
   'claimedBy': (string);
+  /**
+   * its failure domain (empty: none)
+   */
+  'zone': (string);
+  /**
+   * being decommissioned (binring admin remove-backend): it leaves the ring
+   * once its bins are on their new replicas
+   */
+  'leaving': (boolean);
 }

@@ -1,0 +1,105 @@
+// The cluster's membership as this backend keeps it for the keepers: they send
+// their records in heartbeats when this backend's digest differs from theirs,
+// it merges and stores them, and answers with its own when the sender's digest
+// differs. So a keeper that restarted from an old cluster file learns the
+// membership from the first member it reaches, even if every keeper restarted.
+// The backend itself places nothing by it.
+//
+// A heartbeat never waits on the store for it: records merge in memory and are
+// written behind; the stored ones are read once, in the background, and merged
+// when they arrive. What a backend reports is what it holds in memory, so a
+// keeper whose records it lacks (a write lost, a restart) sees another digest
+// and sends them again.
+import { type Member, membersDigest, mergeMembers } from "@binring/core";
+import type { Logger } from "pino";
+import type { StoreEngine } from "./store-engine.js";
+
+interface StoredMember {
+  address: string;
+  zone: string;
+  status: Member["status"];
+  version: string;
+  by: string;
+}
+
+export class KeptMembership {
+  #records = new Map<string, Member>();
+  #digest = membersDigest(this.#records);
+  #load: "not read" | "reading" | "read" = "not read";
+  /** Writes go one after another, so the last one stored is the latest merge. */
+  #writes: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly engine: StoreEngine,
+    private readonly logger: Logger | undefined,
+  ) {}
+
+  get digest(): string {
+    return this.#digest;
+  }
+
+  records(): Member[] {
+    return [...this.#records.values()];
+  }
+
+  /** Merges records and stores the result behind when it changed; starts reading the stored ones once. */
+  merge(records: readonly Member[]): void {
+    this.#readStored();
+    const merged = new Map(this.#records);
+    if (mergeMembers(merged, records)) this.#keep(merged);
+  }
+
+  /** Keeps exactly these records (this backend is being added: what it kept may be another cluster's). */
+  replace(records: readonly Member[]): void {
+    const replaced = new Map<string, Member>();
+    mergeMembers(replaced, records);
+    this.#load = "read";
+    this.#keep(replaced);
+  }
+
+  /** The store restarted empty under this backend: what it held is gone; keepers send it again. */
+  forget(): void {
+    this.#records = new Map();
+    this.#digest = membersDigest(this.#records);
+    this.#load = "not read";
+  }
+
+  #keep(records: Map<string, Member>): void {
+    this.#records = records;
+    this.#digest = membersDigest(records);
+    const stored = JSON.stringify([...records.values()].map(toStored));
+    this.#writes = this.#writes
+      .then(() => this.engine.saveMembership(stored))
+      .catch((error: unknown) =>
+        this.logger?.warn(
+          { err: (error as Error).message },
+          "could not store the membership; keepers send it again",
+        ),
+      );
+  }
+
+  #readStored(): void {
+    if (this.#load !== "not read") return;
+    this.#load = "reading";
+    this.engine.loadMembership().then(
+      (stored) => {
+        if (this.#load !== "reading") return;
+        this.#load = "read";
+        if (stored === null) return;
+        const merged = new Map(this.#records);
+        if (mergeMembers(merged, (JSON.parse(stored) as StoredMember[]).map(fromStored))) this.#keep(merged);
+      },
+      () => {
+        if (this.#load === "reading") this.#load = "not read";
+      },
+    );
+  }
+}
+
+function toStored(record: Member): StoredMember {
+  return { ...record, version: record.version.toString() };
+}
+
+function fromStored(stored: StoredMember): Member {
+  return { ...stored, version: BigInt(stored.version) };
+}

@@ -1,0 +1,211 @@
+// `binring admin add-backend ADDRESS` and `binring admin remove-backend ADDRESS`:
+// membership changes of a running cluster, asked of the first keeper of the
+// cluster file that answers. With --wait the command follows the change on
+// the keepers' status until it is complete, showing the copy's progress.
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  addBackend,
+  fetchKeeperStatus,
+  type KeeperStatus,
+  type MembershipChange,
+  removeBackend,
+} from "@binring/client";
+import { isBackendAddress, StatusCode, type TlsFiles } from "@binring/core";
+import type * as grpc from "@grpc/grpc-js";
+import { formatDuration, parseDuration, parseFlags } from "../args.js";
+import { CliError } from "../cli-error.js";
+import { callerTls, readClusterFile, TLS_DIR_FLAG } from "../cluster-file.js";
+import { defineCommand } from "../command.js";
+import { ProgressLine } from "../progress-line.js";
+
+const ACTIONS = ["add-backend", "remove-backend"] as const;
+type Action = (typeof ACTIONS)[number];
+
+/** How often --wait asks the keepers how far the change got. */
+const POLL_MS = 500;
+
+export const ADMIN = defineCommand({
+  name: "admin",
+  summary: "change the cluster's membership while it runs: add-backend ADDRESS, remove-backend ADDRESS",
+  synopsis: "add-backend|remove-backend ADDRESS [options]",
+  flags: {
+    config: { type: "string", value: "FILE", default: "binring.json", description: "the cluster file" },
+    zone: { type: "string", value: "ZONE", description: "add-backend: the backend's failure domain" },
+    wait: {
+      type: "boolean",
+      description:
+        "return once the change is complete: an added backend holds its share of bins, a removed one has left the ring",
+    },
+    timeout: {
+      type: "string",
+      value: "DURATION",
+      default: "1h",
+      description: "with --wait, give up (exit 1) after this long; the change goes on",
+    },
+    json: { type: "boolean", description: "print the outcome as one JSON line" },
+    ...TLS_DIR_FLAG,
+  },
+  example: "binring admin add-backend 10.0.0.7:7000 --zone b --wait",
+});
+
+export async function adminCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseFlags(ADMIN, args);
+  const [action, address, ...extra] = positionals;
+  if (!ACTIONS.includes(action as Action)) {
+    throw new CliError(
+      `admin: the first argument must be add-backend or remove-backend, got ${JSON.stringify(action ?? "")}`,
+    );
+  }
+  if (address === undefined || extra.length > 0) {
+    throw new CliError(`admin ${action}: give exactly one backend address (host:port)`);
+  }
+  if (!isBackendAddress(address)) {
+    throw new CliError(
+      `admin ${action}: backend address must be "host:port", got ${JSON.stringify(address)}`,
+    );
+  }
+  if (action === "remove-backend" && values.zone !== undefined) {
+    throw new CliError("admin remove-backend: --zone applies to add-backend only");
+  }
+  const timeoutMs = parseDuration("timeout", values.timeout);
+  const config = readClusterFile(values.config);
+  const tls = callerTls(values["tls-dir"], config);
+  if (config.keepers.length === 0) {
+    throw new CliError(`admin ${action} needs keepers: the cluster file ${values.config} lists none`);
+  }
+  const started = Date.now();
+  const change = await askKeepers(config.keepers, (keeper) =>
+    action === "add-backend"
+      ? addBackend(keeper, address, values.zone ?? "", tls)
+      : removeBackend(keeper, address, tls),
+  );
+  if (!values.json) process.stdout.write(`${describe(action as Action, address, change)}\n`);
+  if (values.wait) await waitUntilDone(action as Action, address, config.keepers, tls, timeoutMs);
+  if (values.json) {
+    const waited = values.wait ? { waitedMs: Date.now() - started } : {};
+    process.stdout.write(`${JSON.stringify({ action, address, ...change, ...waited })}\n`);
+  } else if (values.wait) {
+    process.stdout.write(
+      `${action === "add-backend" ? `${address} holds its share of bins` : `${address} has left the ring: it may be stopped`} (${formatDuration(Date.now() - started)})\n`,
+    );
+  }
+}
+
+function describe(action: Action, address: string, change: MembershipChange): string {
+  if (action === "add-backend") {
+    return change.changed
+      ? `${address} added to the ring: its keeper empties it, then fills it with its share of bins`
+      : `${address} is already a member: nothing changed`;
+  }
+  return change.changed
+    ? `${address} is leaving the ring: its bins are copied to their new replicas, then it leaves`
+    : `${address} is already leaving: nothing changed`;
+}
+
+/**
+ * Asks each keeper in turn until one answers. A keeper that does not answer
+ * is skipped; a refusal (the change is not allowed) ends the command.
+ */
+async function askKeepers<T>(keepers: string[], ask: (keeper: string) => Promise<T>): Promise<T> {
+  const failures: string[] = [];
+  for (const keeper of keepers) {
+    try {
+      return await ask(keeper);
+    } catch (error) {
+      const { code, details } = error as grpc.ServiceError;
+      if (code !== StatusCode.UNAVAILABLE && code !== StatusCode.DEADLINE_EXCEEDED) {
+        throw new CliError(details ?? (error as Error).message, 1);
+      }
+      failures.push(`${keeper}: ${details ?? (error as Error).message}`);
+    }
+  }
+  throw new CliError(`no keeper answered (${failures.join("; ")})`, 1);
+}
+
+/** Follows the change on the keepers' status until it is complete, printing progress to stderr. */
+async function waitUntilDone(
+  action: Action,
+  address: string,
+  keepers: string[],
+  tls: TlsFiles | undefined,
+  timeoutMs: number,
+): Promise<void> {
+  const progress = new ProgressLine(process.stderr);
+  const deadline = Date.now() + timeoutMs;
+  let shown = "";
+  for (;;) {
+    const status = await askKeepers(keepers, (keeper) => fetchKeeperStatus(keeper, undefined, tls)).catch(
+      (error: unknown) => error as CliError,
+    );
+    if (!(status instanceof CliError)) {
+      const outcome =
+        action === "add-backend" ? addProgress(status, address) : removeProgress(status, address);
+      if (outcome === "done") {
+        progress.finish();
+        return;
+      }
+      // A pipe or a log gets a line per change; a terminal a bar redrawn in place.
+      if (process.stderr.isTTY || outcome.text !== shown) progress.update(outcome.text, outcome.fraction);
+      shown = outcome.text;
+    }
+    if (Date.now() >= deadline) {
+      progress.finish();
+      throw new CliError(
+        `admin ${action} ${address}: not complete after ${formatDuration(timeoutMs)}; the change goes on (see binring status)`,
+        1,
+      );
+    }
+    await sleep(POLL_MS);
+  }
+}
+
+interface Progress {
+  text: string;
+  fraction?: number;
+}
+
+/** An added backend is done once it is ready and no keeper has work on it (its fill and the drops after it). */
+function addProgress(status: KeeperStatus, address: string): "done" | Progress {
+  const backend = status.backends.find((b) => b.address === address);
+  if (!backend) return { text: `${address}: waiting for the keepers to list it` };
+  const busy = workOn(status, address);
+  if (backend.state === "ready" && !busy) return "done";
+  return {
+    text: `${address}: ${backend.state}${copyText(status, address)}`,
+    fraction: copyFraction(status, address),
+  };
+}
+
+/** A removed backend is done once no keeper lists it. */
+function removeProgress(status: KeeperStatus, address: string): "done" | Progress {
+  const backend = status.backends.find((b) => b.address === address);
+  if (!backend) return "done";
+  const phase =
+    backend.state === "dead" ? "copying its bins to their new replicas" : "waiting for its lease to lapse";
+  return {
+    text: `${address}: leaving, ${phase}${copyText(status, address)}`,
+    fraction: copyFraction(status, address),
+  };
+}
+
+function workOn(status: KeeperStatus, address: string): boolean {
+  return (
+    status.repairs.some((repair) => repair.backend === address) ||
+    status.keepers.some((keeper) => keeper.working.includes(address))
+  );
+}
+
+function running(status: KeeperStatus, address: string) {
+  return status.repairs.find((repair) => repair.backend === address && repair.state === "running");
+}
+
+function copyText(status: KeeperStatus, address: string): string {
+  const repair = running(status, address);
+  if (!repair) return "";
+  return `, ${repair.kind}: ${repair.tasksDone ?? 0}/${repair.tasksTotal ?? 0} copies, ${repair.entriesCopied ?? 0} entries`;
+}
+
+function copyFraction(status: KeeperStatus, address: string): number | undefined {
+  const repair = running(status, address);
+  return repair?.tasksTotal ? (repair.tasksDone ?? 0) / repair.tasksTotal : undefined;
+}

@@ -1,0 +1,74 @@
+// Original file: packages/core/proto/binring/v1/keeper.proto
+
+import type * as grpc from '@grpc/grpc-js'
+import type { MethodDefinition } from '@grpc/proto-loader'
+import type { AddBackendRequest as _binring_v1_AddBackendRequest, AddBackendRequest__Output as _binring_v1_AddBackendRequest__Output } from '../../binring/v1/AddBackendRequest.js';
+import type { MembershipReply as _binring_v1_MembershipReply, MembershipReply__Output as _binring_v1_MembershipReply__Output } from '../../binring/v1/MembershipReply.js';
+import type { RemoveBackendRequest as _binring_v1_RemoveBackendRequest, RemoveBackendRequest__Output as _binring_v1_RemoveBackendRequest__Output } from '../../binring/v1/RemoveBackendRequest.js';
+
+/**
+ * Membership changes. With TLS, only callers holding an admin or keeper
+ * certificate may use it. Any keeper takes a change; the others learn it
+ * from beats, and the backends keep it.
+ */
+export interface KeeperAdminClient extends grpc.Client {
+  /**
+   * Records a running backend as a member and fills it with its share of
+   * bins. Adding a member twice changes nothing.
+   */
+  AddBackend(argument: _binring_v1_AddBackendRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_binring_v1_MembershipReply__Output>): grpc.ClientUnaryCall;
+  AddBackend(argument: _binring_v1_AddBackendRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_binring_v1_MembershipReply__Output>): grpc.ClientUnaryCall;
+  AddBackend(argument: _binring_v1_AddBackendRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_binring_v1_MembershipReply__Output>): grpc.ClientUnaryCall;
+  AddBackend(argument: _binring_v1_AddBackendRequest, callback: grpc.requestCallback<_binring_v1_MembershipReply__Output>): grpc.ClientUnaryCall;
+  /**
+   * Records a running backend as a member and fills it with its share of
+   * bins. Adding a member twice changes nothing.
+   */
+  addBackend(argument: _binring_v1_AddBackendRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_binring_v1_MembershipReply__Output>): grpc.ClientUnaryCall;
+  addBackend(argument: _binring_v1_AddBackendRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_binring_v1_MembershipReply__Output>): grpc.ClientUnaryCall;
+  addBackend(argument: _binring_v1_AddBackendRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_binring_v1_MembershipReply__Output>): grpc.ClientUnaryCall;
+  addBackend(argument: _binring_v1_AddBackendRequest, callback: grpc.requestCallback<_binring_v1_MembershipReply__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Decommissions a member: its bins are copied to their new replicas, then
+   * it leaves the ring.
+   */
+  RemoveBackend(argument: _binring_v1_RemoveBackendRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_binring_v1_MembershipReply__Output>): grpc.ClientUnaryCall;
+  RemoveBackend(argument: _binring_v1_RemoveBackendRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_binring_v1_MembershipReply__Output>): grpc.ClientUnaryCall;
+  RemoveBackend(argument: _binring_v1_RemoveBackendRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_binring_v1_MembershipReply__Output>): grpc.ClientUnaryCall;
+  RemoveBackend(argument: _binring_v1_RemoveBackendRequest, callback: grpc.requestCallback<_binring_v1_MembershipReply__Output>): grpc.ClientUnaryCall;
+  /**
+   * Decommissions a member: its bins are copied to their new replicas, then
+   * it leaves the ring.
+   */
+  removeBackend(argument: _binring_v1_RemoveBackendRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_binring_v1_MembershipReply__Output>): grpc.ClientUnaryCall;
+  removeBackend(argument: _binring_v1_RemoveBackendRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_binring_v1_MembershipReply__Output>): grpc.ClientUnaryCall;
+  removeBackend(argument: _binring_v1_RemoveBackendRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_binring_v1_MembershipReply__Output>): grpc.ClientUnaryCall;
+  removeBackend(argument: _binring_v1_RemoveBackendRequest, callback: grpc.requestCallback<_binring_v1_MembershipReply__Output>): grpc.ClientUnaryCall;
+  
+}
+
+/**
+ * Membership changes. With TLS, only callers holding an admin or keeper
+ * certificate may use it. Any keeper takes a change; the others learn it
+ * from beats, and the backends keep it.
+ */
+export interface KeeperAdminHandlers extends grpc.UntypedServiceImplementation {
+  /**
+   * Records a running backend as a member and fills it with its share of
+   * bins. Adding a member twice changes nothing.
+   */
+  AddBackend: grpc.handleUnaryCall<_binring_v1_AddBackendRequest__Output, _binring_v1_MembershipReply>;
+  
+  /**
+   * Decommissions a member: its bins are copied to their new replicas, then
+   * it leaves the ring.
+   */
+  RemoveBackend: grpc.handleUnaryCall<_binring_v1_RemoveBackendRequest__Output, _binring_v1_MembershipReply>;
+  
+}
+
+export interface KeeperAdminDefinition extends grpc.ServiceDefinition {
+  AddBackend: MethodDefinition<_binring_v1_AddBackendRequest, _binring_v1_MembershipReply, _binring_v1_AddBackendRequest__Output, _binring_v1_MembershipReply__Output>
+  RemoveBackend: MethodDefinition<_binring_v1_RemoveBackendRequest, _binring_v1_MembershipReply, _binring_v1_RemoveBackendRequest__Output, _binring_v1_MembershipReply__Output>
+}

@@ -1,0 +1,147 @@
+// Which backends are on the ring. The cluster file's list only seeds a fresh
+// cluster; afterwards membership is what the keepers recorded: one record per
+// address, bumped on every change (added, leaving, removed). Merging keeps each
+// address's higher version, then the larger recorder, so keepers and backends
+// that exchange records converge on the same membership whatever the order.
+// Backends keep the records (HeartbeatRequest.members), so the membership
+// survives every keeper restarting at once.
+import { createHash } from "node:crypto";
+import { InvalidArgumentError } from "./errors.js";
+import type {
+  MemberRecord__Output,
+  MemberRecord as WireMemberRecord,
+} from "./generated/binring/v1/MemberRecord.js";
+import type { MemberStatus__Output } from "./generated/binring/v1/MemberStatus.js";
+import { EPOCH_CEILING } from "./value-bounds.js";
+
+export type MemberStatus = "member" | "leaving" | "removed";
+
+export interface MemberRecord {
+  address: string;
+  /** Failure domain; "" for none. */
+  zone: string;
+  status: MemberStatus;
+  /** 0 for a seed from the cluster file; every recorded change is above. */
+  version: bigint;
+  /** The keeper that recorded this version ("" for a seed). */
+  by: string;
+}
+
+/** Most records one membership holds: a ring holds at most 2^16 members, and removed ones are kept. */
+export const MAX_MEMBER_RECORDS = 4096;
+
+/** Most bytes of an address or a zone. */
+const MAX_NAME_BYTES = 255;
+
+const ADDRESS = /^[^\s:]+:\d{1,5}$/;
+
+/** Is `address` "host:port" with a port that exists? */
+export function isBackendAddress(address: string): boolean {
+  return (
+    ADDRESS.test(address) && Number(address.split(":").pop()) <= 65535 && address.length <= MAX_NAME_BYTES
+  );
+}
+
+/** Does a win over b? */
+export function newerMember(a: MemberRecord, b: MemberRecord): boolean {
+  return a.version > b.version || (a.version === b.version && a.by > b.by);
+}
+
+export function sameMember(a: MemberRecord | undefined, b: MemberRecord | undefined): boolean {
+  return (
+    a === b ||
+    (a !== undefined &&
+      b !== undefined &&
+      a.version === b.version &&
+      a.by === b.by &&
+      a.status === b.status &&
+      a.zone === b.zone)
+  );
+}
+
+/** Merges records into `into`; returns whether anything changed. */
+export function mergeMembers(into: Map<string, MemberRecord>, records: Iterable<MemberRecord>): boolean {
+  let changed = false;
+  for (const record of records) {
+    const mine = into.get(record.address);
+    if (!mine || newerMember(record, mine)) {
+      into.set(record.address, record);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+/** A short digest of a membership: equal digests, equal records. */
+export function membersDigest(records: ReadonlyMap<string, MemberRecord>): string {
+  const hash = createHash("sha1");
+  for (const address of [...records.keys()].sort()) {
+    const r = records.get(address)!;
+    hash.update(`${r.address}\u0000${r.zone}\u0000${r.status}\u0000${r.version}\u0000${r.by}\n`);
+  }
+  return hash.digest("hex").slice(0, 16);
+}
+
+/** The records of the cluster file's backends: version 0, so any recorded change wins. */
+export function seedMembers(
+  backends: readonly string[],
+  zones: Readonly<Record<string, string>> = {},
+): Map<string, MemberRecord> {
+  return new Map(
+    backends.map((address) => [
+      address,
+      { address, zone: zones[address] ?? "", status: "member" as const, version: 0n, by: "" },
+    ]),
+  );
+}
+
+const STATUS_TO_WIRE: Record<MemberStatus, MemberStatus__Output> = {
+  member: "MEMBER_STATUS_MEMBER",
+  leaving: "MEMBER_STATUS_LEAVING",
+  removed: "MEMBER_STATUS_REMOVED",
+};
+
+export function memberStatusToWire(status: MemberStatus): MemberStatus__Output {
+  return STATUS_TO_WIRE[status];
+}
+
+export function memberToWire(record: MemberRecord): WireMemberRecord {
+  return {
+    address: record.address,
+    zone: record.zone,
+    status: STATUS_TO_WIRE[record.status],
+    version: record.version.toString(),
+    by: record.by,
+  };
+}
+
+/**
+ * Records from the wire, checked one by one: `field` names the list in the
+ * error. A keeper's records are trusted no further than any call's input.
+ */
+export function membersFromWire(field: string, records: readonly MemberRecord__Output[]): MemberRecord[] {
+  if (records.length > MAX_MEMBER_RECORDS) {
+    throw new InvalidArgumentError(`${field}: ${records.length} records, at most ${MAX_MEMBER_RECORDS}`);
+  }
+  return records.map((wire, i) => {
+    const where = `${field}[${i}]`;
+    if (!isBackendAddress(wire.address)) {
+      throw new InvalidArgumentError(
+        `${where}.address must be "host:port", got ${JSON.stringify(wire.address)}`,
+      );
+    }
+    if (Buffer.byteLength(wire.zone) > MAX_NAME_BYTES || Buffer.byteLength(wire.by) > MAX_NAME_BYTES) {
+      throw new InvalidArgumentError(`${where}: zone and by are at most ${MAX_NAME_BYTES} bytes`);
+    }
+    const status = (Object.keys(STATUS_TO_WIRE) as MemberStatus[]).find(
+      (s) => STATUS_TO_WIRE[s] === wire.status,
+    );
+    if (!status)
+      throw new InvalidArgumentError(`${where}.status ${JSON.stringify(wire.status)} is not a membership`);
+    const version = BigInt(wire.version || "0");
+    if (version >= EPOCH_CEILING) {
+      throw new InvalidArgumentError(`${where}.version ${version} is at or past 2^62`);
+    }
+    return { address: wire.address, zone: wire.zone, status, version, by: wire.by };
+  });
+}

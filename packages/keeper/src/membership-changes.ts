@@ -1,0 +1,170 @@
+// Backends joining and leaving the ring while the cluster runs. Any keeper
+// takes a change and records it in the view (shared-view.ts), which beats
+// spread and backends keep; the backend's owner then does the work with the
+// machinery a death and a return already use:
+//
+// - added: recorded as a member and published dead, so placement does not
+//   change yet. Its owner finds it answering like a dead backend that came
+//   back: empties it, fills it with its share of bins from every live holder,
+//   grants it readiness, and the backends that held those bins drop them.
+// - removed: recorded as leaving. Its owner revokes its readiness and counts
+//   it silent from then on (prober.ts), so it is declared dead once no lease
+//   on it may run, and repaired like any death; its keeper log intent makes the
+//   copy resumable. Once its bins are all on their new replicas it is recorded
+//   removed and leaves the ring.
+import {
+  BinringError,
+  bigintToWire,
+  InvalidArgumentError,
+  isBackendAddress,
+  type MembershipStatus,
+  REPLICAS,
+  StatusCode,
+} from "@binring/core";
+import type { KeeperState } from "./keeper-state.js";
+
+/** Most bytes of a zone name. */
+const MAX_ZONE_BYTES = 255;
+
+export interface MembershipOutcome {
+  /** false when the request changed nothing (already a member, already leaving). */
+  changed: boolean;
+  status: MembershipStatus;
+}
+
+export interface MembershipHooks {
+  /** Backends whose repair or fill this keeper runs, queues, commits or recovers. */
+  working(): readonly string[];
+  /** Beats the peers: the membership changed. */
+  beat(): void;
+}
+
+export class MembershipChanges {
+  constructor(
+    private readonly state: KeeperState,
+    private readonly hooks: MembershipHooks,
+  ) {}
+
+  /**
+   * Records a running backend as a member. Refused, recording nothing, when
+   * the address is malformed, nothing answers there, or it is leaving.
+   */
+  async add(address: string, zone: string): Promise<MembershipOutcome> {
+    const { state } = this;
+    if (!isBackendAddress(address)) {
+      throw new InvalidArgumentError(`backend address must be "host:port", got ${JSON.stringify(address)}`);
+    }
+    if (Buffer.byteLength(zone) > MAX_ZONE_BYTES) {
+      throw new InvalidArgumentError(
+        `zone of ${address} is ${Buffer.byteLength(zone)} bytes, at most ${MAX_ZONE_BYTES}`,
+      );
+    }
+    const current = state.view.member(address);
+    if (current?.status === "member") {
+      if (current.zone !== zone) {
+        throw refused(
+          `${address} is already a member, in zone ${JSON.stringify(current.zone)}: remove it first to move it to zone ${JSON.stringify(zone)}`,
+        );
+      }
+      return { changed: false, status: "member" };
+    }
+    if (current?.status === "leaving") {
+      throw refused(`${address} is being removed: add it again once it has left the ring`);
+    }
+    await this.#checkAnswers(address);
+    state.view.record(address, zone, "member");
+    // Dead until its owner has emptied and filled it: placement does not change before then.
+    state.view.publish(address, "dead", "");
+    state.logger.info({ backend: address, zone }, "backend added to the ring; its owner fills it");
+    this.hooks.beat();
+    return { changed: true, status: "member" };
+  }
+
+  /** Decommissions a member. Refused for a backend that is not one, or when fewer than 3 would remain. */
+  remove(address: string): MembershipOutcome {
+    const { state } = this;
+    const current = state.view.member(address);
+    if (!current || current.status === "removed") {
+      throw refused(
+        `${JSON.stringify(address)} is not a member of this cluster (members: ${this.#members().join(", ")})`,
+      );
+    }
+    if (current.status === "leaving") return { changed: false, status: "leaving" };
+    const remaining = this.#members().filter((member) => member !== address);
+    if (remaining.length < REPLICAS) {
+      throw refused(
+        `removing ${address} would leave ${remaining.length} members; a cluster needs at least ${REPLICAS}, one per copy of a bin`,
+      );
+    }
+    state.view.record(address, current.zone, "leaving");
+    state.logger.info({ backend: address }, "backend leaving the ring; its owner copies its bins elsewhere");
+    this.hooks.beat();
+    return { changed: true, status: "leaving" };
+  }
+
+  /**
+   * Leaving backends of this slice whose bins are all on their new replicas
+   * (dead in the view, repair done, no keeper working on them) leave the ring.
+   */
+  finishLeaving(): void {
+    const { state } = this;
+    const working = new Set(this.hooks.working());
+    const now = state.clock.now();
+    for (const address of state.slice) {
+      const published = state.view.get(address);
+      if (
+        !state.isLeaving(address) ||
+        published?.state !== "dead" ||
+        published.repairing ||
+        working.has(address) ||
+        state.peers.workingOn(address, now) !== undefined
+      ) {
+        continue;
+      }
+      state.view.record(address, state.view.member(address)!.zone, "removed");
+      state.logger.info(
+        { backend: address },
+        "backend left the ring: its bins are all on their new replicas",
+      );
+      this.hooks.beat();
+    }
+  }
+
+  /** Members not leaving. */
+  #members(): string[] {
+    return this.state.view
+      .members()
+      .filter((record) => record.status === "member")
+      .map((record) => record.address);
+  }
+
+  /**
+   * The backend must answer, with its store, before it is recorded. The
+   * heartbeat gives it this cluster's membership to keep in place of whatever
+   * it kept before (it may have served another cluster), and claims nothing.
+   */
+  async #checkAnswers(address: string): Promise<void> {
+    const { state } = this;
+    let storeOk: boolean;
+    try {
+      const reply = await state.ports.backend(address).heartbeat(
+        {
+          epoch: bigintToWire(state.view.epoch),
+          keeper: state.self,
+          members: [],
+          replaceMembers: true,
+        },
+        state.timing.probeTimeoutMs,
+      );
+      storeOk = reply.storeOk;
+    } catch (error) {
+      throw refused(`nothing answers at ${address} (${(error as Error).message}): nothing recorded`);
+    }
+    if (!storeOk) throw refused(`${address} answers, but its store does not: nothing recorded`);
+  }
+}
+
+/** A change the cluster's state does not allow (FAILED_PRECONDITION): asking another keeper would not help. */
+function refused(message: string): BinringError {
+  return new BinringError(message, StatusCode.FAILED_PRECONDITION);
+}

@@ -1,0 +1,152 @@
+// Backends joining and leaving a running cluster, in process on a fake clock
+// (membership-changes.ts): an added backend is emptied, filled with its share
+// and made ready while the backends that held that share drop it; a removed
+// one is copied off and leaves the ring; the membership survives every keeper
+// restarting from the original cluster file; refusals change nothing.
+import { afterEach, describe, expect, it } from "vitest";
+import type { Keeper } from "../src/keeper.js";
+import { KeeperWorld } from "./support/keeper-world.js";
+
+let world: KeeperWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+const BINS = 60;
+
+async function readyWorld(backends: number): Promise<KeeperWorld> {
+  world = new KeeperWorld({ backends, keepers: 3 });
+  world.startAll();
+  const w = world;
+  await w.until(() => w.allReady(), 15_000, "a fresh cluster is ready");
+  for (let i = 0; i < BINS; i++) await w.write(`bin-${i}`, "k", `v${i}`);
+  return w;
+}
+
+/** Every keeper holds the same view, every backend in it is ready, and no keeper has work in hand. */
+function settled(w: KeeperWorld, members: number): boolean {
+  const keepers = [0, 1, 2].map((i) => w.keeper(i));
+  const epochs = new Set(keepers.map((keeper) => keeper.epoch));
+  return (
+    epochs.size === 1 &&
+    keepers.every(
+      (keeper) =>
+        keeper.view().backends.length === members && w.allReady(w.keeperAddresses.indexOf(keeper.self)),
+    ) &&
+    keepers.every((keeper) => keeper.status().repairs.length === 0)
+  );
+}
+
+/** For every bin: held by each of its replicas under `keeper`'s ring, and by no other backend of `among`. */
+async function placedExactly(w: KeeperWorld, keeper: Keeper, among: string[]): Promise<string[]> {
+  const wrong: string[] = [];
+  for (let i = 0; i < BINS; i++) {
+    const replicas = keeper.ring.replicasFor(`bin-${i}`);
+    for (const address of among) {
+      const held = await w.stored(address, `bin-${i}`, "k");
+      const should = replicas.includes(address);
+      if (should && held !== `v${i}`) wrong.push(`bin-${i} missing on ${address}`);
+      if (!should && held !== undefined) wrong.push(`bin-${i} left on ${address}`);
+    }
+  }
+  return wrong;
+}
+
+describe("adding a backend", () => {
+  it("empties it, fills it with its share, makes it ready, and the former holders drop that share", async () => {
+    const w = await readyWorld(5);
+    const address = "127.0.0.1:7105";
+    const added = w.startBackend(address);
+    // What it held before belongs to no bin of this cluster: the fill starts on an emptied store.
+    await added.node.apply(
+      [
+        {
+          bin: "bin-0",
+          key: "k",
+          kind: "set",
+          value: "stale",
+          stamp: { clock: 1_000_000n, writer: "0".repeat(16), seq: 1 },
+        },
+      ],
+      0n,
+    );
+
+    expect(await w.keeper(1).addBackend(address, "")).toEqual({ changed: true, status: "member" });
+    await w.until(() => settled(w, 6), 30_000, "the new backend is filled and ready everywhere");
+
+    const keeper = w.keeper(0);
+    expect(keeper.ring.members.map((member) => member.id)).toContain(address);
+    expect(await placedExactly(w, keeper, w.addresses)).toEqual([]);
+    const share = [...Array(BINS).keys()].filter((i) =>
+      keeper.ring.replicasFor(`bin-${i}`).includes(address),
+    );
+    expect(share.length).toBeGreaterThan(0);
+    expect(share.length).toBeLessThan(BINS);
+
+    // Twice is a no-op.
+    expect(await w.keeper(2).addBackend(address, "")).toEqual({ changed: false, status: "member" });
+  });
+
+  it("refuses an address nothing answers on, and a malformed one, recording nothing", async () => {
+    const w = await readyWorld(4);
+    const epoch = w.keeper(0).epoch;
+    await expect(w.keeper(0).addBackend("127.0.0.1:7199", "")).rejects.toThrow(
+      /nothing answers at 127\.0\.0\.1:7199/,
+    );
+    await expect(w.keeper(0).addBackend("not an address", "")).rejects.toThrow(/"not an address"/);
+    await w.clock.advance(3000);
+    expect(w.keeper(0).view().backends).toHaveLength(4);
+    expect(w.keeper(0).epoch).toBe(epoch);
+  });
+
+  it("is remembered by the backends: every keeper restarted from the original file knows it", async () => {
+    const w = await readyWorld(4);
+    const address = "127.0.0.1:7104";
+    w.startBackend(address);
+    await w.keeper(0).addBackend(address, "zone-b");
+    await w.until(() => settled(w, 5), 30_000, "the new backend is ready");
+
+    for (const i of [0, 1, 2]) await w.stopKeeper(i);
+    w.startAll();
+    await w.until(() => settled(w, 5), 30_000, "restarted keepers know the added backend");
+    const view = w.keeper(2).view();
+    expect(view.backends.find((entry) => entry.address === address)).toMatchObject({
+      state: "ready",
+      zone: "zone-b",
+    });
+    expect(await placedExactly(w, w.keeper(2), w.addresses)).toEqual([]);
+  });
+});
+
+describe("removing a backend", () => {
+  it("copies its bins to their new replicas, then it leaves the ring", async () => {
+    const w = await readyWorld(6);
+    const address = w.seed[2]!;
+    const leaving = w.backend(address);
+
+    expect(w.keeper(0).removeBackend(address)).toEqual({ changed: true, status: "leaving" });
+    expect(w.keeper(1).removeBackend(address)).toEqual({ changed: false, status: "leaving" });
+    // It serves no read from the moment its owner hears of it.
+    await w.until(() => !leaving.node.ready, 3000, "the leaving backend's readiness is revoked");
+    await w.until(() => settled(w, 5), 30_000, "the leaving backend is gone from every view");
+
+    const keeper = w.keeper(1);
+    expect(keeper.ring.members.map((member) => member.id)).not.toContain(address);
+    const remaining = w.seed.filter((a) => a !== address);
+    expect(await placedExactly(w, keeper, remaining)).toEqual([]);
+    // It was never emptied or filled again: nothing rejoins a leaving backend.
+    expect(leaving.node.ready).toBe(false);
+  });
+
+  it("refuses a non-member, and a removal that would leave fewer than 3 members", async () => {
+    const w = await readyWorld(4);
+    expect(() => w.keeper(0).removeBackend("127.0.0.1:7999")).toThrow(/"127\.0\.0\.1:7999" is not a member/);
+    w.keeper(0).removeBackend(w.seed[0]!);
+    expect(() => w.keeper(1).removeBackend(w.seed[1]!)).toThrow(
+      /removing 127\.0\.0\.1:7101 would leave 2 members; a cluster needs at least 3/,
+    );
+    await w.until(() => settled(w, 3), 30_000, "the first removal completes");
+    expect(() => w.keeper(2).removeBackend(w.seed[0]!)).toThrow(/is not a member/);
+  });
+});
