@@ -17,6 +17,7 @@ import { readFinalState } from "./final-reads.js";
 import { type FuzzCounts, Fuzzer } from "./fuzzer.js";
 import { type FaultAction, HistoryWriter } from "./history.js";
 import { type ClusterHealth, isReady, isSettled, readClusterHealth } from "./keeper-status.js";
+import { MembershipFaults } from "./membership-faults.js";
 import type { NetworkNode } from "./network-control.js";
 import { NetworkFaults } from "./network-faults.js";
 import type { FaultKind } from "./network-schedule.js";
@@ -108,6 +109,8 @@ export class ChaosRun {
   readonly #processes: ProcessFaults | undefined;
   /** Set when the run injects network faults. */
   readonly #network: NetworkFaults | undefined;
+  /** Set when the run adds and removes backends. */
+  readonly #membership: MembershipFaults | undefined;
   #faults = 0;
   #phase: ChaosProgress["phase"] = "waiting for a ready cluster";
   #chaosStartedAt = 0;
@@ -146,6 +149,7 @@ export class ChaosRun {
       ];
       this.#network = new NetworkFaults(control.network, nodes, record);
     }
+    this.#membership = control && kinds.has("membership") ? new MembershipFaults(control, record) : undefined;
   }
 
   async run(): Promise<ChaosResult> {
@@ -224,13 +228,17 @@ export class ChaosRun {
       const up = control.keepers.filter((_, i) => !down.has(i));
       const health = await readClusterHealth(up, this.#options.tls);
       this.#lastHealth = health;
+      await this.#membership?.retireLeft(health);
+      const retired = this.#membership?.retired ?? new Set<number>();
       const impairedBackends = new Set([
         ...this.#impairedBackends(),
-        ...control.backends.flatMap((address, i) => (isReady(health, address) ? [] : [i])),
+        ...control.backends.flatMap((address, i) => (retired.has(i) || isReady(health, address) ? [] : [i])),
       ]);
+      const members = control.backends.filter((_, i) => !retired.has(i));
       const fault = nextFault(
         {
           backends: control.backends.length,
+          retired,
           keepers: control.keepers.length,
           impairedBackends,
           impairedKeepers: new Set(
@@ -239,11 +247,9 @@ export class ChaosRun {
             ),
           ),
           // A keeper back from a partition may still be spreading stale verdicts (network-schedule.ts).
-          settled:
-            isSettled(health, control.backends, this.#downAddresses()) &&
-            !this.#network?.holdsBackendFaults(),
+          settled: isSettled(health, members, this.#downAddresses()) && !this.#network?.holdsBackendFaults(),
           kinds: this.#options.faults,
-          injected: this.#network?.injected,
+          injected: new Set([...(this.#network?.injected ?? []), ...(this.#membership?.injected ?? [])]),
         },
         scheduleRandom,
         { faultEveryMs },
@@ -265,6 +271,10 @@ export class ChaosRun {
       case "kill-keeper":
       case "pause-keeper":
         await this.#processes?.inject(fault);
+        return;
+      case "add-backend":
+      case "remove-backend":
+        await this.#membership?.inject(fault);
         return;
       default: {
         const network = this.#network;
@@ -295,7 +305,12 @@ export class ChaosRun {
   /** Backends killed, paused or cut off from the keepers: each must be declared dead before the cluster is settled. */
   #downAddresses(): Set<string> {
     const backends = this.#options.control?.backends ?? [];
-    const down = [...(this.#processes?.backendDown.keys() ?? []), ...(this.#network?.cutOffBackends() ?? [])];
+    // A leaving backend too: declared dead and repaired before the cluster counts as settled.
+    const down = [
+      ...(this.#processes?.backendDown.keys() ?? []),
+      ...(this.#network?.cutOffBackends() ?? []),
+      ...(this.#membership?.leaving ?? []),
+    ];
     return new Set(down.map((i) => backends[i]!));
   }
 
@@ -304,6 +319,7 @@ export class ChaosRun {
     return new Set([
       ...(this.#processes?.backendDown.keys() ?? []),
       ...(this.#network?.impairedBackends() ?? []),
+      ...(this.#membership?.leaving ?? []),
     ]);
   }
 
@@ -364,8 +380,9 @@ export class ChaosRun {
       impaired: [
         ...(this.#processes?.describe() ?? []),
         ...(this.#network?.describe() ?? []),
+        ...(this.#membership?.describe() ?? []),
         ...backends.flatMap((address, i) =>
-          !impaired.has(i) && health && !isReady(health, address)
+          !impaired.has(i) && !this.#membership?.retired.has(i) && health && !isReady(health, address)
             ? [`${name(address, i)} (${health.states.get(address)?.join("/") ?? "unknown"})`]
             : [],
         ),

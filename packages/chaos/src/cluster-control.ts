@@ -20,7 +20,7 @@ export type BackendKill =
   | "redis";
 
 export interface ClusterControl {
-  /** Backend addresses, in cluster-file order. */
+  /** Backend addresses by index: the cluster file's, then those started since (joinBackend). */
   readonly backends: readonly string[];
   /** Keeper addresses, in cluster-file order. */
   readonly keepers: readonly string[];
@@ -31,6 +31,16 @@ export interface ClusterControl {
   restartKeeper(index: number): Promise<void>;
   /** Set when every process runs in a network namespace of its own; network faults need it. */
   readonly network?: NetworkControl;
+  /**
+   * Starts one more backend and asks the keepers to add it to the ring
+   * (binring admin add-backend); resolves to its index once they recorded it.
+   * Membership faults need it.
+   */
+  joinBackend?(): Promise<number>;
+  /** Asks the keepers to decommission backend `index`; resolves once they recorded it leaving. */
+  decommissionBackend?(index: number): Promise<void>;
+  /** Stops a backend that has left the ring (and its redis-server) for good. */
+  retireBackend?(index: number): Promise<void>;
   /** SIGSTOP / SIGCONT. */
   pause(kind: "backend" | "keeper", index: number): void;
   resume(kind: "backend" | "keeper", index: number): void;

@@ -18,6 +18,10 @@
 //   state (the backends' analogue: back, but not ready yet).
 // Network faults (network-schedule.ts) follow the same rules. Every fault
 // carries the time until its recovery (restart, resume or reconnect).
+// Membership faults add a backend to the ring or remove one (binring admin):
+// only when settled, and each counts as impaired until it is done (an added
+// backend until it is ready, a removed one until it has left the ring); the
+// ring stays between MIN_MEMBERS_AFTER_REMOVE and MAX_MEMBERS backends.
 import type { BackendKill } from "./cluster-control.js";
 import {
   type FaultKind,
@@ -30,8 +34,18 @@ import type { Random } from "./random.js";
 /** At most this many backends impaired at once: the promised failure tolerance. */
 export const MAX_IMPAIRED_BACKENDS = 2;
 
+/** A removal never leaves fewer members than this (the cluster refuses below 3; one more keeps kills possible). */
+export const MIN_MEMBERS_AFTER_REMOVE = 4;
+/** An addition never makes more members than this. */
+export const MAX_MEMBERS = 8;
+
+export type MembershipAction = "add-backend" | "remove-backend";
+
 export interface ScheduleState {
+  /** Backends ever started, by index; those in `retired` have left the ring. */
   backends: number;
+  /** Backends removed from the ring and stopped: never a target again. @default none */
+  retired?: ReadonlySet<number>;
   keepers: number;
   /** Backends that are killed, paused, or back but not ready yet. */
   impairedBackends: ReadonlySet<number>;
@@ -46,7 +60,7 @@ export interface ScheduleState {
    * among them is drawn before any other fault, so even a short run covers
    * every kind. @default none
    */
-  injected?: ReadonlySet<NetworkAction>;
+  injected?: ReadonlySet<NetworkAction | MembershipAction>;
 }
 
 export type PlannedProcessFault =
@@ -55,7 +69,9 @@ export type PlannedProcessFault =
   | { action: "kill-keeper"; target: number; downMs: number }
   | { action: "pause-keeper"; target: number; pauseMs: number };
 
-export type PlannedFault = PlannedProcessFault | PlannedNetworkFault;
+export type PlannedMembershipFault = { action: "add-backend" } | { action: "remove-backend"; target: number };
+
+export type PlannedFault = PlannedProcessFault | PlannedNetworkFault | PlannedMembershipFault;
 
 export interface ScheduleTiming {
   /** Mean time between faults; recoveries are drawn around it. */
@@ -73,8 +89,10 @@ export function nextFault(
   random: Random,
   timing: ScheduleTiming,
 ): PlannedFault | undefined {
-  const healthy = range(state.backends).filter((i) => !state.impairedBackends.has(i));
-  const room = MAX_IMPAIRED_BACKENDS - state.impairedBackends.size;
+  const retired = state.retired ?? new Set<number>();
+  const members = range(state.backends).filter((i) => !retired.has(i));
+  const healthy = members.filter((i) => !state.impairedBackends.has(i));
+  const room = MAX_IMPAIRED_BACKENDS - [...state.impairedBackends].filter((i) => !retired.has(i)).length;
   const backendFaults = state.settled && room > 0 && healthy.length > 0;
   const liveKeepers = range(state.keepers).filter((i) => !state.impairedKeepers.has(i));
   const keeperFaults = liveKeepers.length > 1;
@@ -88,10 +106,17 @@ export function nextFault(
     liveKeepers,
     kinds,
   });
-  const uncovered = network.filter(([action, weight]) => weight > 0 && !state.injected?.has(action));
+  const membershipFaults = kinds.has("membership") && backendFaults;
+  const membership: [MembershipAction, number][] = [
+    ["add-backend", membershipFaults && members.length < MAX_MEMBERS ? 1 : 0],
+    ["remove-backend", membershipFaults && members.length > MIN_MEMBERS_AFTER_REMOVE ? 1 : 0],
+  ];
+  const uncovered = [...network, ...membership].filter(
+    ([action, weight]) => weight > 0 && !state.injected?.has(action),
+  );
   const choices: [PlannedFault["action"] | "double-kill", number][] =
     uncovered.length > 0
-      ? uncovered.map(([action, weight]): [NetworkAction, number] => [action, weight])
+      ? uncovered.map(([action, weight]): [NetworkAction | MembershipAction, number] => [action, weight])
       : [
           ["kill-backend", processes && backendFaults ? 4 : 0],
           ["double-kill", processes && backendFaults && room >= 2 && healthy.length >= 2 ? 1 : 0],
@@ -99,6 +124,7 @@ export function nextFault(
           ["kill-keeper", processes && keeperFaults ? 2 : 0],
           ["pause-keeper", processes && keeperFaults ? 1 : 0],
           ...network.map(([action, weight]): [NetworkAction, number] => [action, weight]),
+          ...membership,
         ];
   if (choices.every(([, weight]) => weight === 0)) return undefined;
   const downMs = () => Math.round(random.between(500, 2 * timing.faultEveryMs));
@@ -137,6 +163,10 @@ export function nextFault(
         target: random.pick(liveKeepers),
         pauseMs: Math.round(random.between(500, MAX_KEEPER_PAUSE_MS)),
       };
+    case "add-backend":
+      return { action: "add-backend" };
+    case "remove-backend":
+      return { action: "remove-backend", target: random.pick(healthy) };
     default: {
       const plan = network.find(([action]) => action === drawn)![2];
       return plan(random, downMs());

@@ -35,6 +35,10 @@ export type FaultAction =
   | "pause"
   | "resume"
   | "wipe-redis"
+  /** Membership: a backend added to the ring, one asked to leave it, one stopped once it left. */
+  | "add-backend"
+  | "remove-backend"
+  | "retire-backend"
   | NetworkAction
   /** A network fault's cut or slow link undone. */
   | "reconnect"

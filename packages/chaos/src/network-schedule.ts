@@ -25,10 +25,10 @@
 import type { NetworkNode, SlowLink } from "./network-control.js";
 import type { Random } from "./random.js";
 
-/** Which faults a run injects: "process" (kills and pauses), "network" (the partitions above), "keeper-partition". */
-export type FaultKind = "process" | "network" | "keeper-partition";
+/** Which faults a run injects: "process" (kills and pauses), "network" (the partitions above), "keeper-partition", "membership" (fault-schedule.ts). */
+export type FaultKind = "process" | "network" | "keeper-partition" | "membership";
 
-export const FAULT_KINDS: readonly FaultKind[] = ["process", "network", "keeper-partition"];
+export const FAULT_KINDS: readonly FaultKind[] = ["process", "network", "keeper-partition", "membership"];
 
 export type PlannedNetworkFault =
   /** Cut from every other node, both ways. */

@@ -4,6 +4,8 @@
 import { describe, expect, it } from "vitest";
 import {
   MAX_IMPAIRED_BACKENDS,
+  MAX_MEMBERS,
+  MIN_MEMBERS_AFTER_REMOVE,
   nextFault,
   type PlannedFault,
   type ScheduleState,
@@ -104,6 +106,62 @@ describe("nextFault", () => {
     };
     expect(draw(42)).toEqual(draw(42));
     expect(draw(42)).not.toEqual(draw(43));
+  });
+});
+
+describe("membership faults", () => {
+  const MEMBERSHIP = new Set(["process", "membership"] as const);
+
+  it("add or remove a backend only in a settled cluster with room, and never touch a retired one", () => {
+    for (const s of allStates()) {
+      for (const retired of [new Set<number>(), new Set([0]), new Set([0, 1, 4])]) {
+        const withMembership = { ...s, kinds: MEMBERSHIP, retired };
+        for (let seed = 0; seed < 100; seed++) {
+          const fault = nextFault(withMembership, Random.seeded(seed), TIMING);
+          for (const target of backendTargets(fault)) expect(retired.has(target)).toBe(false);
+          if (fault?.action !== "add-backend" && fault?.action !== "remove-backend") continue;
+          expect(s.settled).toBe(true);
+          const impaired = [...s.impairedBackends].filter((i) => !retired.has(i)).length;
+          expect(impaired).toBeLessThan(MAX_IMPAIRED_BACKENDS);
+          const members = s.backends - retired.size;
+          if (fault.action === "add-backend") expect(members).toBeLessThan(MAX_MEMBERS);
+          else {
+            expect(members).toBeGreaterThan(MIN_MEMBERS_AFTER_REMOVE);
+            expect(retired.has(fault.target) || s.impairedBackends.has(fault.target)).toBe(false);
+          }
+        }
+      }
+    }
+  });
+
+  it("draws an add and a remove first, while neither was injected, then among the others", () => {
+    const first = nextFault(state({ kinds: MEMBERSHIP }), Random.seeded(3), TIMING)!;
+    expect(["add-backend", "remove-backend"]).toContain(first.action);
+    const second = nextFault(
+      state({ kinds: MEMBERSHIP, injected: new Set([first.action as "add-backend"]) }),
+      Random.seeded(3),
+      TIMING,
+    )!;
+    expect(["add-backend", "remove-backend"].filter((a) => a !== first.action)).toContain(second.action);
+    const seen = new Set<string>();
+    const random = Random.seeded(5);
+    for (let i = 0; i < 500; i++) {
+      seen.add(
+        nextFault(
+          state({ kinds: MEMBERSHIP, injected: new Set(["add-backend", "remove-backend"]) }),
+          random,
+          TIMING,
+        )!.action,
+      );
+    }
+    expect(seen).toContain("kill-backend");
+    expect(seen).toContain("add-backend");
+  });
+
+  it("without the kind, never changes membership", () => {
+    for (let seed = 0; seed < 300; seed++) {
+      expect(nextFault(state(), Random.seeded(seed), TIMING)?.action).not.toMatch(/^(add|remove)-backend$/);
+    }
   });
 });
 

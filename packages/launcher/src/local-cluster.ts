@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BackendKill, ClusterControl, NetworkControl, NetworkNode } from "@binring/chaos";
+import { addBackend, removeBackend } from "@binring/client";
 import { roleFiles, type TlsFiles } from "@binring/core";
 import { type Logger, pino } from "pino";
 import { writeClusterFile, writeSecret } from "./cluster-files.js";
@@ -319,6 +320,38 @@ export class LocalCluster implements ClusterControl {
     this.members.push(member);
     await this.#startBackend(member, false);
     return member.address;
+  }
+
+  /** A backend started now and added to the ring by the keepers (binring admin add-backend); its index. */
+  async joinBackend(): Promise<number> {
+    const address = await this.startExtraBackend();
+    await this.#askKeepers((keeper, tls) => addBackend(keeper, address, "", tls));
+    return this.member(address).index;
+  }
+
+  /** Asks the keepers to decommission backend `index` (binring admin remove-backend). */
+  async decommissionBackend(index: number): Promise<void> {
+    const { address } = this.#member(index);
+    await this.#askKeepers((keeper, tls) => removeBackend(keeper, address, tls));
+  }
+
+  /** Stops a backend that left the ring, and its Redis, for good. */
+  async retireBackend(index: number): Promise<void> {
+    await this.killBackend(index, "with-redis");
+  }
+
+  /** A membership call on the first keeper that takes it, with the admin certificate when the cluster has TLS. */
+  async #askKeepers<T>(ask: (keeper: string, tls: TlsFiles | undefined) => Promise<T>): Promise<T> {
+    const tls = this.options.tlsDir === undefined ? undefined : roleFiles(this.options.tlsDir, "admin");
+    let lastError: unknown;
+    for (const keeper of this.keepers) {
+      try {
+        return await ask(keeper, tls);
+      } catch (error) {
+        lastError = error;
+      }
+    }
+    throw lastError;
   }
 
   async #startRedis(member: BackendMember): Promise<void> {

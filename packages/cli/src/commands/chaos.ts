@@ -83,7 +83,7 @@ export const CHAOS = defineCommand({
       value: "KINDS",
       default: "process",
       description:
-        "with --local: which faults, comma-separated: process (kills, pauses), network (partitions, one-way cuts, slow lossy links; each process in its own network namespace, needs root), keeper-partition (keepers cut from each other only, still reaching the backends)",
+        "with --local: which faults, comma-separated: process (kills, pauses), network (partitions, one-way cuts, slow lossy links; each process in its own network namespace, needs root), keeper-partition (keepers cut from each other only, still reaching the backends), membership (backends added to and removed from the ring; not with network faults yet)",
     },
     seed: {
       type: "string",
@@ -318,7 +318,13 @@ function parseFaults(value: string): ReadonlySet<FaultKind> {
         `--faults must be a comma-separated list of ${FAULT_KINDS.join(", ")}, got ${JSON.stringify(kind)} in ${JSON.stringify(value)}`,
       );
   }
-  return new Set(kinds as FaultKind[]);
+  const faults = new Set(kinds as FaultKind[]);
+  if (faults.has("membership") && (faults.has("network") || faults.has("keeper-partition"))) {
+    throw new CliError(
+      `--faults ${value}: membership faults do not combine with network faults yet (a backend added during the run gets no network namespace)`,
+    );
+  }
+  return faults;
 }
 
 function renderFuzz(fuzz: FuzzCounts | undefined): string {
