@@ -376,11 +376,21 @@ export class BackendNode {
       this.#readiness.grant(authority === "all" && (command.filled ?? false), command.leaseMs);
     else if (command.ready === false && authority === "all") this.#readiness.revoke();
     if (command.clockFloor > 0n) await this.clock.observe(command.clockFloor - 1n);
-    if (command.replaceMembers) this.#membership.replace(command.members ?? []);
-    else this.#membership.merge(command.members ?? []);
+    // Records the store refused are not reported kept (kept-membership.ts), and the store counts as failing.
+    let kept = true;
+    try {
+      if (command.replaceMembers) await this.#membership.replace(command.members ?? []);
+      else await this.#membership.merge(command.members ?? []);
+    } catch {
+      kept = false;
+    }
     const state = await this.state();
     const differs = command.membersDigest !== undefined && command.membersDigest !== state.membersDigest;
-    return differs ? { ...state, members: this.#membership.records() } : state;
+    return {
+      ...state,
+      storeOk: state.storeOk && kept,
+      members: differs ? this.#membership.records() : [],
+    };
   }
 
   async state(): Promise<BackendState> {

@@ -5,11 +5,12 @@
 // membership from the first member it reaches, even if every keeper restarted.
 // The backend itself places nothing by it.
 //
-// A heartbeat never waits on the store for it: records merge in memory and are
-// written behind; the stored ones are read once, in the background, and merged
-// when they arrive. What a backend reports is what it holds in memory, so a
-// keeper whose records it lacks (a write lost, a restart) sees another digest
-// and sends them again.
+// A heartbeat that brings new records is answered once they are stored, so a
+// keeper that counts the answer knows the record survives its own restart; the
+// stored ones are read once, in the background, and merged when they arrive. A
+// backend reports the digest of what it holds, so a keeper whose records it
+// lacks (a store that lost them, a restart) sees another digest and sends them
+// again.
 import { type Member, membersDigest, mergeMembers } from "@binring/core";
 import type { Logger } from "pino";
 import type { StoreEngine } from "./store-engine.js";
@@ -26,6 +27,8 @@ export class KeptMembership {
   #records = new Map<string, Member>();
   #digest = membersDigest(this.#records);
   #load: "not read" | "reading" | "read" = "not read";
+  /** The last write failed: the records held are not stored, so this backend reports no digest until they are. */
+  #unsaved = false;
   /** Writes go one after another, so the last one stored is the latest merge. */
   #writes: Promise<void> = Promise.resolve();
 
@@ -35,26 +38,30 @@ export class KeptMembership {
   ) {}
 
   get digest(): string {
-    return this.#digest;
+    return this.#unsaved ? "" : this.#digest;
   }
 
   records(): Member[] {
     return [...this.#records.values()];
   }
 
-  /** Merges records and stores the result behind when it changed; starts reading the stored ones once. */
-  merge(records: readonly Member[]): void {
+  /**
+   * Merges records; resolves once the result is stored, at once when nothing
+   * changed. Starts reading the stored ones the first time. Rejects when the
+   * store refused the write.
+   */
+  merge(records: readonly Member[]): Promise<void> {
     this.#readStored();
     const merged = new Map(this.#records);
-    if (mergeMembers(merged, records)) this.#keep(merged);
+    return mergeMembers(merged, records) || this.#unsaved ? this.#keep(merged) : Promise.resolve();
   }
 
   /** Keeps exactly these records (this backend is being added: what it kept may be another cluster's). */
-  replace(records: readonly Member[]): void {
+  replace(records: readonly Member[]): Promise<void> {
     const replaced = new Map<string, Member>();
     mergeMembers(replaced, records);
     this.#load = "read";
-    this.#keep(replaced);
+    return this.#keep(replaced);
   }
 
   /** The store restarted empty under this backend: what it held is gone; keepers send it again. */
@@ -64,18 +71,25 @@ export class KeptMembership {
     this.#load = "not read";
   }
 
-  #keep(records: Map<string, Member>): void {
+  /** Holds the records now; resolves once they are stored, after every earlier write. */
+  #keep(records: Map<string, Member>): Promise<void> {
     this.#records = records;
     this.#digest = membersDigest(records);
     const stored = JSON.stringify([...records.values()].map(toStored));
-    this.#writes = this.#writes
-      .then(() => this.engine.saveMembership(stored))
-      .catch((error: unknown) =>
+    const write = this.#writes.then(() => this.engine.saveMembership(stored));
+    this.#writes = write.then(
+      () => {
+        this.#unsaved = false;
+      },
+      (error: unknown) => {
+        this.#unsaved = true;
         this.logger?.warn(
           { err: (error as Error).message },
           "could not store the membership; keepers send it again",
-        ),
-      );
+        );
+      },
+    );
+    return write;
   }
 
   #readStored(): void {
@@ -87,7 +101,9 @@ export class KeptMembership {
         this.#load = "read";
         if (stored === null) return;
         const merged = new Map(this.#records);
-        if (mergeMembers(merged, (JSON.parse(stored) as StoredMember[]).map(fromStored))) this.#keep(merged);
+        if (mergeMembers(merged, (JSON.parse(stored) as StoredMember[]).map(fromStored))) {
+          this.#keep(merged).catch(() => undefined);
+        }
       },
       () => {
         if (this.#load === "reading") this.#load = "not read";

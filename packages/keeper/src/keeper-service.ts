@@ -48,12 +48,10 @@ export function addKeeperService(server: grpc.Server, keeper: Keeper): void {
     RemoveBackend: (call, callback) => {
       const request: unknown = call.request;
       if (request instanceof Undecodable) return callback(toServiceError(request.error));
-      try {
-        const outcome = keeper.removeBackend(call.request.address);
-        callback(null, { changed: outcome.changed, status: memberStatusToWire(outcome.status) });
-      } catch (error) {
-        callback(toServiceError(error));
-      }
+      keeper.removeBackend(call.request.address).then(
+        (outcome) => callback(null, { changed: outcome.changed, status: memberStatusToWire(outcome.status) }),
+        (error: unknown) => callback(toServiceError(error)),
+      );
     },
   };
   const peerHandlers: KeeperPeerHandlers = {

@@ -272,7 +272,7 @@ export class Keeper {
   }
 
   /** Decommissions a member: its owner copies its bins elsewhere, then it leaves the ring. */
-  removeBackend(address: string): MembershipOutcome {
+  removeBackend(address: string): Promise<MembershipOutcome> {
     return this.#membership.remove(address);
   }
 

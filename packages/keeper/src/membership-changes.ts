@@ -20,8 +20,12 @@ import {
   type MembershipStatus,
   REPLICAS,
   StatusCode,
+  UnavailableError,
 } from "@binring/core";
 import type { KeeperState } from "./keeper-state.js";
+
+/** Heartbeat rounds a change waits for a backend to store it before the call reports it is not kept yet. */
+const KEEP_ROUNDS = 3;
 
 /** Most bytes of a zone name. */
 const MAX_ZONE_BYTES = 255;
@@ -77,11 +81,12 @@ export class MembershipChanges {
     state.view.publish(address, "dead", "");
     state.logger.info({ backend: address, zone }, "backend added to the ring; its owner fills it");
     this.hooks.beat();
+    await this.#keep(address);
     return { changed: true, status: "member" };
   }
 
   /** Decommissions a member. Refused for a backend that is not one, or when fewer than 3 would remain. */
-  remove(address: string): MembershipOutcome {
+  async remove(address: string): Promise<MembershipOutcome> {
     const { state } = this;
     const current = state.view.member(address);
     if (!current || current.status === "removed") {
@@ -99,6 +104,7 @@ export class MembershipChanges {
     state.view.record(address, current.zone, "leaving");
     state.logger.info({ backend: address }, "backend leaving the ring; its owner copies its bins elsewhere");
     this.hooks.beat();
+    await this.#keep(address);
     return { changed: true, status: "leaving" };
   }
 
@@ -128,6 +134,33 @@ export class MembershipChanges {
       );
       this.hooks.beat();
     }
+  }
+
+  /**
+   * Sends the records to every backend on the ring and waits for them to be
+   * stored (kept-membership.ts), so the change survives every keeper
+   * restarting at once. At least one backend must keep them; each answer
+   * counts if it reports this keeper's digest (a newer change meanwhile is
+   * spread by the next heartbeats, like any other).
+   */
+  async #keep(address: string): Promise<void> {
+    const { state } = this;
+    for (let round = 0; round < KEEP_ROUNDS; round++) {
+      const digest = state.view.membersDigest;
+      const kept = await Promise.all(
+        state.backends.map((backend) =>
+          state.heartbeat(backend, {}).then(
+            (reply) => reply.storeOk && reply.membersDigest === digest,
+            () => false,
+          ),
+        ),
+      );
+      if (kept.some(Boolean)) return;
+      await state.clock.sleep(state.timing.heartbeatIntervalMs);
+    }
+    throw new UnavailableError(
+      `recorded the change of ${address}, but no backend has stored it yet: the keepers' heartbeats go on sending it, and it is lost only if every keeper restarts before one stores it`,
+    );
   }
 
   /** Members not leaving. */

@@ -125,8 +125,8 @@ describe("removing a backend", () => {
     const address = w.seed[2]!;
     const leaving = w.backend(address);
 
-    expect(w.keeper(0).removeBackend(address)).toEqual({ changed: true, status: "leaving" });
-    expect(w.keeper(1).removeBackend(address)).toEqual({ changed: false, status: "leaving" });
+    expect(await w.keeper(0).removeBackend(address)).toEqual({ changed: true, status: "leaving" });
+    expect(await w.keeper(1).removeBackend(address)).toEqual({ changed: false, status: "leaving" });
     // It serves no read from the moment its owner hears of it.
     await w.until(() => !leaving.node.ready, 3000, "the leaving backend's readiness is revoked");
     await w.until(() => settled(w, 5), 30_000, "the leaving backend is gone from every view");
@@ -141,12 +141,14 @@ describe("removing a backend", () => {
 
   it("refuses a non-member, and a removal that would leave fewer than 3 members", async () => {
     const w = await readyWorld(4);
-    expect(() => w.keeper(0).removeBackend("127.0.0.1:7999")).toThrow(/"127\.0\.0\.1:7999" is not a member/);
-    w.keeper(0).removeBackend(w.seed[0]!);
-    expect(() => w.keeper(1).removeBackend(w.seed[1]!)).toThrow(
+    await expect(w.keeper(0).removeBackend("127.0.0.1:7999")).rejects.toThrow(
+      /"127\.0\.0\.1:7999" is not a member/,
+    );
+    await w.keeper(0).removeBackend(w.seed[0]!);
+    await expect(w.keeper(1).removeBackend(w.seed[1]!)).rejects.toThrow(
       /removing 127\.0\.0\.1:7101 would leave 2 members; a cluster needs at least 3/,
     );
     await w.until(() => settled(w, 3), 30_000, "the first removal completes");
-    expect(() => w.keeper(2).removeBackend(w.seed[0]!)).toThrow(/is not a member/);
+    await expect(w.keeper(2).removeBackend(w.seed[0]!)).rejects.toThrow(/is not a member/);
   });
 });
