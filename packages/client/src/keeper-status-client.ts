@@ -78,6 +78,8 @@ export interface RepairReport {
   recovered?: boolean;
   runningMs?: number;
   entriesCopied?: number;
+  /** UTF-8 bytes of the copied entries' bins, keys and values. */
+  bytesCopied?: number;
   tasksDone?: number;
   tasksTotal?: number;
 }
@@ -137,6 +139,7 @@ function repairFromWire(r: StatusRepair__Output): RepairReport {
           recovered: progress.recovered,
           runningMs: Number(progress.runningMs),
           entriesCopied: Number(progress.entriesCopied),
+          bytesCopied: Number(progress.bytesCopied),
           tasksDone: progress.tasksDone,
           tasksTotal: progress.tasksTotal,
         }

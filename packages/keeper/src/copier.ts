@@ -25,6 +25,8 @@ export interface CopyContext {
   progress: CopyProgress;
   /** Checked between batches: true stops the copy (this keeper no longer owns the work). */
   stop?: () => boolean;
+  /** Awaited with each batch's bytes before it is applied: paces a rebalancing copy (rebalance-throttle.ts). */
+  pace?: (bytes: number) => Promise<void>;
 }
 
 /**
@@ -67,6 +69,7 @@ async function copyFrom(source: string, task: CopyTask, context: CopyContext): P
   for await (const entries of context.channel(source).scan(task.ranges, context.batchSize, 600_000)) {
     if (failure) throw failure;
     if (context.stop?.()) throw new Error("copy stopped: the work was handed over");
+    await context.pace?.(entryBytes(entries));
     const apply: Promise<void> = target.apply(entries, context.epoch(), 60_000).then(
       () => {
         context.progress.entriesCopied += entries.length;

@@ -19,6 +19,12 @@ export interface KeeperTiming {
   clockSyncIntervalMs: number;
   /** Entries per Scan message and per Apply call while copying. @default 2000 */
   copyBatchSize: number;
+  /**
+   * Bytes per second (bins, keys and values) a keeper's rebalancing copies may
+   * move: fills, and copies off a decommissioned backend; never repairs after
+   * a death (rebalance-throttle.ts). @default 33554432 (32 MiB/s)
+   */
+  rebalanceBytesPerSecond: number;
 }
 
 export const DEFAULT_KEEPER_TIMING: Readonly<KeeperTiming> = Object.freeze({
@@ -28,6 +34,7 @@ export const DEFAULT_KEEPER_TIMING: Readonly<KeeperTiming> = Object.freeze({
   leaseMs: 2500,
   clockSyncIntervalMs: 500,
   copyBatchSize: 2000,
+  rebalanceBytesPerSecond: 32 * 1024 * 1024,
 });
 
 /** Fills defaults and rejects settings that would break the safety argument. */

@@ -23,6 +23,7 @@ import type { KeeperPeers } from "./keeper-peers.js";
 import type { KeeperPorts } from "./keeper-ports.js";
 import type { KeeperRing } from "./keeper-ring.js";
 import { OwnershipTerms } from "./ownership-terms.js";
+import { RebalanceThrottle } from "./rebalance-throttle.js";
 import type { CopyTask } from "./repair-plan.js";
 import type { SharedView } from "./shared-view.js";
 
@@ -33,6 +34,8 @@ export interface CopyRun {
   progress: CopyProgress;
   /** Checked between batches: true stops the copy (this keeper no longer owns the work). */
   stop(): boolean;
+  /** A rebalancing copy (a fill, a decommission), paced to the keeper's rebalance rate; a repair after a death is not. */
+  rebalance: boolean;
 }
 
 export class KeeperState {
@@ -51,6 +54,7 @@ export class KeeperState {
   #backends: string[] = [];
   #ring: HashRing | undefined;
   readonly #health = new Map<string, BackendHealth>();
+  readonly #throttle: RebalanceThrottle;
 
   constructor(
     /** This keeper's address: its entry in the cluster file. */
@@ -66,6 +70,7 @@ export class KeeperState {
   ) {
     this.intents = new IntentLog((address) => ports.backend(address), LOG_TIMEOUT_MS, logger);
     this.terms = new OwnershipTerms(view.stamp);
+    this.#throttle = new RebalanceThrottle(clock, timing.rebalanceBytesPerSecond);
   }
 
   /** The backends this keeper owns now; recomputed on every round and beat, and never one off the ring. */
@@ -212,6 +217,7 @@ export class KeeperState {
       logger: this.logger,
       progress: run.progress,
       stop: run.stop,
+      pace: run.rebalance ? (bytes) => this.#throttle.take(bytes) : undefined,
     });
   }
 }

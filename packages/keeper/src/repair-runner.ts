@@ -166,6 +166,8 @@ export class RepairRunner {
       const copied = await state.copy(task, {
         progress,
         stop: () => !stillMine(),
+        // A death's repair restores lost copies at full speed; moving data to or off a member is paced.
+        rebalance: job.kind === "fill" || state.isLeaving(job.backend),
       });
       if (copied) progress.tasksDone++;
       else complete = false;

@@ -16,6 +16,7 @@ function repairToWire(repair: RepairReport): StatusRepair {
           recovered: repair.recovered ?? false,
           runningMs: repair.runningMs,
           entriesCopied: repair.entriesCopied ?? 0,
+          bytesCopied: repair.bytesCopied ?? 0,
           tasksDone: repair.tasksDone ?? 0,
           tasksTotal: repair.tasksTotal ?? 0,
         }

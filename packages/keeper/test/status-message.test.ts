@@ -77,6 +77,7 @@ const REPORT: KeeperStatus = {
       recovered: false,
       runningMs: 250,
       entriesCopied: 0,
+      bytesCopied: 4096,
       tasksDone: 1,
       tasksTotal: 4,
     },

@@ -17,6 +17,10 @@ const TIMING_FLAGS = {
   "probe-timeout-ms": ["probeTimeoutMs", "deadline of one probe"],
   "clock-sync-ms": ["clockSyncIntervalMs", "interval of clock convergence between backends"],
   "copy-batch": ["copyBatchSize", "entries per batch when a repair or rebalance copies"],
+  "rebalance-rate": [
+    "rebalanceBytesPerSecond",
+    "bytes per second a keeper's fills and decommissions may copy (repairs after a death are not held to it)",
+  ],
 } as const satisfies Record<string, readonly [keyof KeeperTiming, string]>;
 
 const timingFlags = Object.fromEntries(

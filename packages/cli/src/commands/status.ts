@@ -2,13 +2,14 @@
 // keeper (alive or not, its slice, its work in hand), then every backend. With --watch it
 // asks again every --interval: redrawn in place on a terminal, one block after another otherwise.
 import { setTimeout as sleep } from "node:timers/promises";
-import { fetchKeeperStatus, type KeeperStatus } from "@binring/client";
+import { fetchKeeperStatus, type KeeperStatus, type RepairReport } from "@binring/client";
 import type { TlsFiles } from "@binring/core";
 import type * as grpc from "@grpc/grpc-js";
 import { formatDuration, parseDuration, parseFlags } from "../args.js";
 import { CliError } from "../cli-error.js";
 import { callerTls, readClusterFile, TLS_DIR_FLAG } from "../cluster-file.js";
 import { defineCommand } from "../command.js";
+import { progressBar } from "../progress-line.js";
 import { textTable } from "../text-table.js";
 
 export const STATUS = defineCommand({
@@ -126,10 +127,34 @@ function render(status: KeeperStatus): string {
       ? "repairs: none"
       : `repairs:\n${status.repairs
           .map((r) =>
-            r.state === "running"
-              ? `  ${r.kind} ${r.backend}: running ${r.runningMs} ms, ${r.tasksDone}/${r.tasksTotal} tasks, ${r.entriesCopied} entries copied`
-              : `  ${r.kind} ${r.backend}: ${r.state}`,
+            r.state === "running" ? `  ${runningRepair(r)}` : `  ${r.kind} ${r.backend}: ${r.state}`,
           )
           .join("\n")}`;
   return `keeper ${status.keeper}, view epoch ${status.epoch}\n${textTable(keepers)}\n\n${textTable(rows)}\n${repairs}`;
+}
+
+/**
+ * A running repair or fill: a bar over its copies, what it copied, the rate,
+ * and when it should end at that rate (by copies done, each a stretch of the ring).
+ */
+export function runningRepair(repair: RepairReport): string {
+  const done = repair.tasksDone ?? 0;
+  const total = repair.tasksTotal ?? 0;
+  const ms = repair.runningMs ?? 0;
+  const bytes = repair.bytesCopied ?? 0;
+  const rate = ms > 0 ? `${formatBytes((bytes * 1000) / ms)}/s` : "-";
+  const leftS = done > 0 && done < total ? Math.ceil((ms * (total - done)) / done / 1000) : 0;
+  const eta = leftS > 0 ? `, about ${leftS} s left` : "";
+  return `${repair.kind} ${repair.backend}: ${progressBar(total > 0 ? done / total : 0)} ${done}/${total} copies, ${repair.entriesCopied ?? 0} entries, ${formatBytes(bytes)} in ${(ms / 1000).toFixed(1)} s (${rate}${eta})`;
+}
+
+function formatBytes(bytes: number): string {
+  const units = ["B", "KiB", "MiB", "GiB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${unit === 0 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
 }

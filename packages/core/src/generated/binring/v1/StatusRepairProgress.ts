@@ -14,6 +14,10 @@ export interface StatusRepairProgress {
   'entriesCopied'?: (number | string | Long);
   'tasksDone'?: (number);
   'tasksTotal'?: (number);
+  /**
+   * UTF-8 bytes of the copied entries' bins, keys and values
+   */
+  'bytesCopied'?: (number | string | Long);
 }
 
 /**
@@ -28,4 +32,8 @@ export interface StatusRepairProgress__Output {
   'entriesCopied': (string);
   'tasksDone': (number);
   'tasksTotal': (number);
+  /**
+   * UTF-8 bytes of the copied entries' bins, keys and values
+   */
+  'bytesCopied': (string);
 }

@@ -1,0 +1,67 @@
+// Rebalancing copies are paced to the keeper's rate; repairs after a death are
+// not (rebalance-throttle.ts), on the fake clock.
+import { afterEach, describe, expect, it } from "vitest";
+import { RebalanceThrottle } from "../src/rebalance-throttle.js";
+import { FakeClock } from "./support/fake-clock.js";
+import { KeeperWorld } from "./support/keeper-world.js";
+
+let world: KeeperWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+describe("the rebalance throttle", () => {
+  it("lets bytes through at its rate, a quarter second ahead at most", async () => {
+    const clock = new FakeClock();
+    const throttle = new RebalanceThrottle(clock, 1000);
+    let taken = 0;
+    const run = (async () => {
+      for (let i = 0; i < 10; i++) {
+        await throttle.take(500);
+        taken += 500;
+      }
+    })();
+    await clock.advance(1000);
+    // 1 s at 1000 B/s, plus the burst: the third batch of 500 is through, the fourth waits.
+    expect(taken).toBe(1500);
+    await clock.advance(4000);
+    await run;
+    expect(taken).toBe(5000);
+  });
+});
+
+const BINS = 60;
+const VALUE = "x".repeat(2000);
+
+/** How long (fake time) adding a backend to a ready 5-backend world takes until every keeper sees it ready. */
+async function addTakes(rebalanceBytesPerSecond?: number): Promise<number> {
+  world = new KeeperWorld(
+    { backends: 5, keepers: 1 },
+    rebalanceBytesPerSecond ? { rebalanceBytesPerSecond } : {},
+  );
+  world.startAll();
+  const w = world;
+  await w.until(() => w.allReady(), 10_000, "a fresh cluster is ready");
+  for (let i = 0; i < BINS; i++) await w.write(`bin-${i}`, "k", VALUE);
+  w.startBackend("127.0.0.1:7105");
+  await w.keeper(0).addBackend("127.0.0.1:7105", "");
+  const took = await w.until(
+    () =>
+      w.keeper(0).view().backends.length === 6 && w.allReady() && w.keeper(0).status().repairs.length === 0,
+    120_000,
+    "the added backend is filled",
+  );
+  await w.close();
+  world = undefined;
+  return took;
+}
+
+describe("an added backend's fill", () => {
+  it("is paced to the keeper's rebalance rate", async () => {
+    const unpaced = await addTakes();
+    const paced = await addTakes(5000);
+    // About a sixth of 3 × 60 copies of 2 KB each: some 60 KB, 12 s at 5 KB/s.
+    expect(paced - unpaced).toBeGreaterThan(8000);
+  });
+});
