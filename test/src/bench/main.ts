@@ -9,6 +9,7 @@ import { failoverBench } from "./failover-bench.js";
 import { describeMachine, NOISE_NOTE } from "./machine.js";
 import { peersBench } from "./peers-bench.js";
 import { placementBench } from "./placement-bench.js";
+import { rebalanceBench } from "./rebalance-bench.js";
 import { repairBench } from "./repair-bench.js";
 import type { BenchResult } from "./result.js";
 import { scaleBench } from "./scale-bench.js";
@@ -23,6 +24,7 @@ const BENCHMARKS: Record<string, { title: string; run: (settings: BenchSettings)
     scale: { title: "Scale: throughput with 3, 6, 12 backends", run: scaleBench },
     placement: { title: "Scale: placement and ring memory up to 300 backends", run: placementBench },
     repair: { title: "Scale: repair time vs data size", run: repairBench },
+    rebalance: { title: "Rebalance: a backend added and one removed under load", run: rebalanceBench },
     backend: { title: "One backend over gRPC vs raw Redis", run: backendBench },
     durability: { title: "Durability: appendfsync always vs everysec", run: durabilityBench },
     peers: { title: "Peers: vs Redis with WAIT 2 and etcd, writes answered once copied", run: peersBench },

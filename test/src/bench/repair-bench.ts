@@ -48,7 +48,7 @@ ${table(header, rows)}
 }
 
 /** Writes `keys` set entries onto every replica of their bins, in batches. */
-async function bulkLoad(client: BinClient, keys: number, initialEpoch: bigint): Promise<void> {
+export async function bulkLoad(client: BinClient, keys: number, initialEpoch: bigint): Promise<void> {
   const writer = newWriterId();
   let epoch = initialEpoch;
   // Keepers may still raise the view epoch just after bootstrap: retry with the backend's.

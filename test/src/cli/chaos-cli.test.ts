@@ -15,7 +15,11 @@ it.each([
   [["--backends", "6"], /--backends, --keepers and --dir need --local/],
   [
     ["--local", "--faults", "process,netwrok"],
-    /--faults must be a comma-separated list of process, network, keeper-partition, got "netwrok" in "process,netwrok"/,
+    /--faults must be a comma-separated list of process, network, keeper-partition, membership, got "netwrok" in "process,netwrok"/,
+  ],
+  [
+    ["--local", "--faults", "network,membership"],
+    /--faults network,membership: membership faults do not combine with network faults yet/,
   ],
   [["--faults", "network"], /--faults needs --local/],
   [
