@@ -31,8 +31,33 @@ file=$($binring cluster-file --backends "$backends" --keepers "$keepers" "$@" \
   --keeper-address "keeper-{i}.keeper.$namespace.svc:7600" --tls-dir /etc/binring-tls)
 previous=$(sed -n "/- name: backend\(-.*\)\?\$/{n;s/^ *count: *//p;q;}" "$kustomization")
 if [ "$backends" -lt "$previous" ]; then
-  echo "scaling down from $previous: first stop backends one at a time with kubectl scale and let the" >&2
-  echo "keepers repair each (deploy/README.md, Scaling); applying a lower count stops several at once." >&2
+  # A lower count stops the highest ordinals at once: each must have left the ring first
+  # (binring admin remove-backend --wait), or a bin can lose every copy. Ask the keepers.
+  # BINRING_STATUS names the command printing `binring status --json` (default: through keeper-0).
+  status_cmd=${BINRING_STATUS:-kubectl -n $namespace exec keeper-0 -- node /app/packages/cli/dist/main.js status --json --config /etc/binring/binring.json}
+  if ! status=$($status_cmd 2>&1); then
+    echo "scale.sh: refusing to scale down from $previous: cannot ask the keepers which backends are on the ring ($status)." >&2
+    echo "Drain each backend to stop first: binring admin remove-backend ADDRESS --wait (deploy/README.md, Scaling)." >&2
+    exit 1
+  fi
+  i=$backends
+  while [ "$i" -lt "$previous" ]; do
+    if [ -n "$zones" ]; then
+      names=$(printf '%s\n' "$zones" | tr , '\n' | sed "s/.*/backend-&-$i.backend.$namespace.svc:7000/")
+    else
+      names="backend-$i.backend.$namespace.svc:7000"
+    fi
+    for name in $names; do
+      case $status in
+        *"\"$name\""*)
+          echo "scale.sh: refusing to scale down from $previous: $name is still on the ring. Drain it first:" >&2
+          echo "  binring admin remove-backend $name --wait   (deploy/README.md, Scaling)" >&2
+          exit 1
+          ;;
+      esac
+    done
+    i=$((i + 1))
+  done
 fi
 printf '%s\n' "$file" >"$overlay/binring.json"
 sed -i -e "/- name: backend\(-.*\)\?\$/{n;s/count: .*/count: $backends/;}" \

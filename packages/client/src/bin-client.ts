@@ -174,7 +174,11 @@ export class BinClient {
     return this.#session.ring;
   }
 
-  /** The bin's replicas among the backends that are neither dead in the view nor unreachable, primary first. */
+  /**
+   * The bin's replicas among the backends that are neither dead in the view
+   * nor unreachable, primary first. With keepers, none until a keeper has
+   * answered once: the cluster file may be out of date.
+   */
   placement(point: number): Placement {
     return this.#session.placement(point);
   }

@@ -71,6 +71,8 @@ export async function bulkLoad(client: BinClient, keys: number, initialEpoch: bi
     void apply.finally(() => inFlight.delete(apply)).catch(() => undefined);
     if (inFlight.size >= APPLIES_IN_FLIGHT) await Promise.race(inFlight);
   };
+  // A client with keepers places nothing until their view arrived.
+  await waitFor("the client's first view", () => client.placement(0).replicas.length > 0);
   const replicas = Array.from({ length: BINS }, (_, b) => client.placement(ringPoint(`bin-${b}`)).replicas);
   for (let i = 0; i < keys; i++) {
     const bin = `bin-${i % BINS}`;

@@ -7,7 +7,7 @@
 // binring-tls, each Redis wants the password from Secret binring-redis, and the
 // NetworkPolicies admit exactly the callers deploy/README.md promises.
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync } from "node:fs";
+import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HashRing, parseClusterConfig, ringMembers } from "@binring/core";
@@ -438,6 +438,39 @@ describe("deploy/k8s", () => {
     })();
     expect(refused).toMatch(/--backends must be a positive integer, got "0"/);
     expect(find(renderKustomization(overlay), "StatefulSet", "backend").spec.replicas).toBe(9);
+
+    // Down: refused while a backend to stop is still on the ring, or when the keepers cannot be asked.
+    const status = join(copy, "status.json");
+    const onRing = (count: number) =>
+      writeFileSync(
+        status,
+        JSON.stringify({
+          backends: Array.from({ length: count }, (_, i) => ({
+            address: `backend-${i}.backend.binring.svc:7000`,
+          })),
+        }),
+      );
+    const scaleDown = (count: string, statusCommand: string) => {
+      try {
+        execFileSync("sh", [join(copy, "scale.sh"), overlay, count], {
+          env: { ...process.env, BINRING: `${process.execPath} ${CLI_MAIN}`, BINRING_STATUS: statusCommand },
+          stdio: "pipe",
+        });
+        return "";
+      } catch (error) {
+        return String((error as { stderr: Buffer }).stderr);
+      }
+    };
+    onRing(9);
+    expect(scaleDown("6", `cat ${status}`)).toMatch(
+      /refusing to scale down from 9: backend-6\.backend\.binring\.svc:7000 is still on the ring/,
+    );
+    expect(scaleDown("6", "false")).toMatch(/refusing to scale down from 9: cannot ask the keepers/);
+    expect(find(renderKustomization(overlay), "StatefulSet", "backend").spec.replicas).toBe(9);
+    onRing(6);
+    expect(scaleDown("6", `cat ${status}`)).toBe("");
+    expect(find(renderKustomization(overlay), "StatefulSet", "backend").spec.replicas).toBe(6);
+    scale("9");
 
     // Zoned: the number is backends per zone.
     const zones = join(copy, "overlays/zones");
