@@ -36,6 +36,7 @@ import type {
 } from "./backend-calls.js";
 import { KeeperSightings } from "./keeper-sightings.js";
 import { KeptMembership } from "./kept-membership.js";
+import { checkKey, checkPattern } from "./key-checks.js";
 import { Ownership } from "./ownership.js";
 import { PersistentClock } from "./persistent-clock.js";
 import { Readiness, type ReadinessState } from "./readiness.js";
@@ -128,20 +129,9 @@ export class BackendNode {
     }
   }
 
-  #checkKey(key: string): string {
-    return checkString("key", key, this.#limits.maxKeyBytes);
-  }
-
-  #checkPattern(pattern: KeyPattern): KeyPattern {
-    return {
-      prefix: checkString("prefix", pattern.prefix ?? "", this.#limits.maxKeyBytes),
-      suffix: checkString("suffix", pattern.suffix ?? "", this.#limits.maxKeyBytes),
-    };
-  }
-
   async get(target: CallTarget, key: string): Promise<{ value: string; stamp: Stamp } | null> {
     this.#admit(target, true);
-    return this.#engine.getString(target.bin, this.#checkKey(key));
+    return this.#engine.getString(target.bin, checkKey(key, this.#limits));
   }
 
   async write(target: CallTarget, request: WriteRequest): Promise<WriteResult> {
@@ -150,7 +140,7 @@ export class BackendNode {
   }
 
   async #write(target: CallTarget, request: WriteRequest): Promise<WriteResult> {
-    this.#checkKey(request.key);
+    checkKey(request.key, this.#limits);
     checkString("value", request.value, this.#limits.maxValueBytes);
     let stamp: Stamp;
     if (request.stamp) {
@@ -188,17 +178,17 @@ export class BackendNode {
 
   async keys(target: CallTarget, pattern: KeyPattern): Promise<string[]> {
     this.#admit(target, true);
-    return this.#engine.keys(target.bin, this.#checkPattern(pattern));
+    return this.#engine.keys(target.bin, checkPattern(pattern, this.#limits));
   }
 
   async listGet(target: CallTarget, key: string): Promise<string[]> {
     this.#admit(target, true);
-    return this.#engine.getList(target.bin, this.#checkKey(key));
+    return this.#engine.getList(target.bin, checkKey(key, this.#limits));
   }
 
   async listKeys(target: CallTarget, pattern: KeyPattern): Promise<string[]> {
     this.#admit(target, true);
-    return this.#engine.listKeys(target.bin, this.#checkPattern(pattern));
+    return this.#engine.listKeys(target.bin, checkPattern(pattern, this.#limits));
   }
 
   /** A clock call: with requireReady it is refused, like a read, unless this backend is ready. */
@@ -376,24 +366,13 @@ export class BackendNode {
       this.#readiness.grant(authority === "all" && (command.filled ?? false), command.leaseMs);
     else if (command.ready === false && authority === "all") this.#readiness.revoke();
     if (command.clockFloor > 0n) await this.clock.observe(command.clockFloor - 1n);
-    // Records the store refused are not reported kept (kept-membership.ts), and the store counts as failing.
-    let kept = true;
-    try {
-      if (command.replaceMembers) await this.#membership.replace(command.members ?? []);
-      else await this.#membership.merge(command.members ?? []);
-    } catch {
-      kept = false;
-    }
-    const state = await this.state();
-    const differs = command.membersDigest !== undefined && command.membersDigest !== state.membersDigest;
-    return {
-      ...state,
-      storeOk: state.storeOk && kept,
-      members: differs ? this.#membership.records() : [],
-    };
+    const kept = await this.#membership.take(command.members ?? [], command.replaceMembers ?? false);
+    const state = await this.state(command.membersDigest);
+    return { ...state, storeOk: state.storeOk && kept };
   }
 
-  async state(): Promise<BackendState> {
+  /** This backend's state; the membership records too for a keeper whose digest differs (kept-membership.ts). */
+  async state(senderDigest?: string): Promise<BackendState> {
     let stats: StoreStats = { bins: 0, keys: 0, lists: 0 };
     let storeOk = true;
     try {
@@ -404,7 +383,7 @@ export class BackendNode {
     }
     return {
       membersDigest: this.#membership.digest,
-      members: [],
+      members: this.#membership.answer(senderDigest),
       incarnation: this.incarnation,
       ready: this.ready,
       needsFill: this.#readiness.needsFill,

@@ -41,8 +41,22 @@ export class KeptMembership {
     return this.#unsaved ? "" : this.#digest;
   }
 
-  records(): Member[] {
-    return [...this.#records.values()];
+  /**
+   * Takes a keeper's records: merged, or in place of what was kept when
+   * `replace`. Resolves whether they are stored (false: the store refused them).
+   */
+  async take(records: readonly Member[], replace: boolean): Promise<boolean> {
+    try {
+      await (replace ? this.#replace(records) : this.#merge(records));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** What to send back to a keeper whose digest is `senderDigest`: every record when it differs from ours, else none. */
+  answer(senderDigest: string | undefined): Member[] {
+    return senderDigest !== undefined && senderDigest !== this.digest ? [...this.#records.values()] : [];
   }
 
   /**
@@ -50,14 +64,14 @@ export class KeptMembership {
    * changed. Starts reading the stored ones the first time. Rejects when the
    * store refused the write.
    */
-  merge(records: readonly Member[]): Promise<void> {
+  #merge(records: readonly Member[]): Promise<void> {
     this.#readStored();
     const merged = new Map(this.#records);
     return mergeMembers(merged, records) || this.#unsaved ? this.#keep(merged) : Promise.resolve();
   }
 
   /** Keeps exactly these records (this backend is being added: what it kept may be another cluster's). */
-  replace(records: readonly Member[]): Promise<void> {
+  #replace(records: readonly Member[]): Promise<void> {
     const replaced = new Map<string, Member>();
     mergeMembers(replaced, records);
     this.#load = "read";

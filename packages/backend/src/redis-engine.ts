@@ -15,7 +15,7 @@
 //   bins           ZSET of bin names scored by ring point (range scans for repair)
 //   rr:<stamp> ra:<stamp>  a remove's removed count; an append a remove deleted here (for retries, expire)
 //   w:<writer,seq> the largest stamp applied here for a write, for claims (expires)
-//   n:keys n:lists counts of non-empty keys and lists; clock: clock reservation
+//   n:keys n:lists counts of non-empty keys and lists; clock: clock reservation; members: membership records
 //   gc             ZSET of tombstones by when they were stored here (sweep-tombstones.lua)
 //
 // String reads are answered from memory when they can (string-cache.ts). A
@@ -31,7 +31,6 @@ import {
   type KeyPattern,
   MESSAGE_BUDGET_BYTES,
   matchesPattern,
-  RING_SIZE,
   type RingRange,
   type Stamp,
   TurnBatch,
@@ -40,6 +39,7 @@ import type { Logger } from "pino";
 import { applyOutcome, applyScriptArguments, binTag } from "./apply-script.js";
 import { ENTRIES_PER_SCRIPT_CALL, type PendingStoreCall, splitApply } from "./pending-apply.js";
 import { REDIS_COMMAND_TIMEOUT_MS, RedisConnection, type ScriptRunner } from "./redis-connection.js";
+import { BINS_PER_ROUND, binsIn, scanEntries } from "./redis-scan.js";
 import {
   listLimitError,
   type StoredString,
@@ -53,8 +53,6 @@ import { TurnPipeline } from "./turn-pipeline.js";
 const STAMP_LENGTH = 40;
 /** Default bound of the string read cache. */
 const DEFAULT_READ_CACHE_BYTES = 64 * 1024 * 1024;
-/** Bins read (Scan) or deleted (Drop, one script call each) per round of pipelined calls. */
-const BINS_PER_ROUND = 64;
 
 /** The Redis key (before the key prefix) of a string key's entry. */
 function stringKey(bin: string, key: string): string {
@@ -247,87 +245,8 @@ export class RedisEngine implements StoreEngine {
     return keys.filter((key) => matchesPattern(key, pattern)).sort();
   }
 
-  async *scan(ranges: readonly RingRange[], batchSize: number): AsyncIterable<Entry[]> {
-    const bins = await this.#binsIn(ranges);
-    let batch: Entry[] = [];
-    let bytes = 0;
-    for (let i = 0; i < bins.length; i += BINS_PER_ROUND) {
-      const entriesPerBin = await Promise.all(
-        bins.slice(i, i + BINS_PER_ROUND).map((bin) => this.#binEntries(bin)),
-      );
-      // Entry by entry, so that a bin with a long list still travels in batches of batchSize and of about
-      // MESSAGE_BUDGET_BYTES (values may be megabytes each).
-      for (const entries of entriesPerBin) {
-        for (const entry of entries) {
-          batch.push(entry);
-          bytes += entry.value.length + entry.key.length;
-          if (batch.length >= batchSize || bytes >= MESSAGE_BUDGET_BYTES) {
-            yield batch;
-            batch = [];
-            bytes = 0;
-          }
-        }
-      }
-    }
-    if (batch.length > 0) yield batch;
-  }
-
-  async #binEntries(bin: string): Promise<Entry[]> {
-    const tag = binTag(bin);
-    const [stringKeys, listKeys] = await this.#connection.call(() =>
-      Promise.all([
-        this.#pipeline.send<string[]>("smembers", `ka:${tag}`),
-        this.#pipeline.send<string[]>("smembers", `la:${tag}`),
-      ]),
-    );
-    const entries: Entry[] = [];
-    const strings = await this.#connection.call(() =>
-      Promise.all(stringKeys.map((key) => this.#pipeline.send<string | null>("get", `s:${tag}${key}`))),
-    );
-    stringKeys.forEach((key, i) => {
-      const stored = strings[i];
-      if (stored == null) return;
-      const stamp = decodeStamp(stored.slice(0, STAMP_LENGTH));
-      entries.push({ bin, key, kind: "set", value: stored.slice(STAMP_LENGTH), stamp });
-    });
-    const lists = await this.#connection.call(() =>
-      Promise.all(
-        listKeys.map((key) =>
-          Promise.all([
-            this.#pipeline.send<string[]>("zrange", `l:${tag}${key}`, 0, -1),
-            this.#pipeline.send<Record<string, string>>("hgetall", `lt:${tag}${key}`),
-          ]),
-        ),
-      ),
-    );
-    listKeys.forEach((key, i) => {
-      const [appends, tombstones] = lists[i]!;
-      for (const member of appends) {
-        const stamp = decodeStamp(member.slice(0, STAMP_LENGTH));
-        entries.push({ bin, key, kind: "append", value: member.slice(STAMP_LENGTH), stamp });
-      }
-      for (const [value, stamp] of Object.entries(tombstones)) {
-        entries.push({ bin, key, kind: "remove", value, stamp: decodeStamp(stamp) });
-      }
-    });
-    return entries;
-  }
-
-  async #binsIn(ranges: readonly RingRange[]): Promise<string[]> {
-    const intervals: [number, number][] = [];
-    for (const { start, end } of ranges) {
-      if (start < end) intervals.push([start, end]);
-      else {
-        intervals.push([start, RING_SIZE]);
-        if (end > 0) intervals.push([0, end]);
-      }
-    }
-    const found = await this.#connection.call(() =>
-      Promise.all(
-        intervals.map(([from, to]) => this.#pipeline.send<string[]>("zrangebyscore", "bins", from, `(${to}`)),
-      ),
-    );
-    return [...new Set(found.flat())];
+  scan(ranges: readonly RingRange[], batchSize: number): AsyncIterable<Entry[]> {
+    return scanEntries(this.#connection, this.#pipeline, ranges, batchSize);
   }
 
   async drop(ranges: readonly RingRange[], stop?: () => boolean): Promise<number> {
@@ -340,7 +259,7 @@ export class RedisEngine implements StoreEngine {
   }
 
   async #drop(ranges: readonly RingRange[], stop?: () => boolean): Promise<number> {
-    const bins = await this.#binsIn(ranges);
+    const bins = await binsIn(this.#connection, this.#pipeline, ranges);
     let dropped = 0;
     for (let i = 0; i < bins.length && !stop?.(); i += BINS_PER_ROUND) {
       const round = bins.slice(i, i + BINS_PER_ROUND);

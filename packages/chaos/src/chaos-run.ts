@@ -8,6 +8,7 @@
 // injects nothing itself: it runs the workload while the operator breaks
 // things, then waits for the cluster to heal and reads the final state.
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { BinClientOptions } from "@binring/client";
 import type { TlsFiles } from "@binring/core";
 import { type Logger, pino } from "pino";
@@ -16,7 +17,13 @@ import { nextFault, type PlannedFault } from "./fault-schedule.js";
 import { readFinalState } from "./final-reads.js";
 import { type FuzzCounts, Fuzzer } from "./fuzzer.js";
 import { type FaultAction, HistoryWriter } from "./history.js";
-import { type ClusterHealth, isReady, isSettled, readClusterHealth } from "./keeper-status.js";
+import {
+  type ClusterHealth,
+  isReady,
+  isSettled,
+  readClusterHealth,
+  waitUntilSettled,
+} from "./keeper-status.js";
 import { MembershipFaults } from "./membership-faults.js";
 import type { NetworkNode } from "./network-control.js";
 import { NetworkFaults } from "./network-faults.js";
@@ -331,28 +338,20 @@ export class ChaosRun {
     ]);
   }
 
-  async #waitUntilSettled(what: string): Promise<void> {
-    const timeoutMs = this.#options.settleTimeoutMs ?? 120_000;
-    const deadline = performance.now() + timeoutMs;
-    const { keepers } = this.#options;
-    if (keepers.length === 0) return;
-    for (;;) {
-      this.#failOnCrash();
-      const health = await readClusterHealth(keepers, this.#options.tls);
-      this.#lastHealth = health;
-      // The members the keepers list: backends join and leave while the cluster runs.
-      const backends = health.states.size > 0 ? [...health.states.keys()] : this.#options.backends;
-      if (isSettled(health, backends, new Set())) return;
-      if (performance.now() > deadline) {
-        const states = backends.map(
-          (address) => `${address} ${health.states.get(address)?.join("/") ?? "?"}`,
-        );
-        throw new Error(
-          `timed out after ${timeoutMs} ms waiting for ${what}: ${states.join(", ")}; repairs pending ${health.repairsPending}; keepers answering ${health.keepers.length}/${keepers.length}`,
-        );
-      }
-      await sleep(HEALTH_POLL_MS);
-    }
+  #waitUntilSettled(what: string): Promise<void> {
+    const { keepers, tls, backends, settleTimeoutMs } = this.#options;
+    return waitUntilSettled({
+      keepers,
+      tls,
+      fileBackends: backends,
+      timeoutMs: settleTimeoutMs ?? 120_000,
+      pollMs: HEALTH_POLL_MS,
+      what,
+      beforeEachRead: () => this.#failOnCrash(),
+      read: (health) => {
+        this.#lastHealth = health;
+      },
+    });
   }
 
   #fault(action: FaultAction, target: string, detail?: string): void {
@@ -399,7 +398,3 @@ const RECOVERIES: ReadonlySet<FaultAction> = new Set([
   "reconnect",
   "heal",
 ]);
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

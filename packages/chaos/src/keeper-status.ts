@@ -1,5 +1,7 @@
 // What the keepers say about the cluster, read over gRPC Keeper.Status from
 // every keeper that answers: each backend's state and the repairs pending.
+
+import { setTimeout as sleep } from "node:timers/promises";
 import { fetchKeeperStatus } from "@binring/client";
 import type { TlsFiles } from "@binring/core";
 
@@ -72,4 +74,42 @@ export function isSettled(
       ? states.every((state) => state === "dead")
       : states.every((state) => state === "ready");
   });
+}
+
+export interface SettleWait {
+  keepers: readonly string[];
+  tls?: TlsFiles;
+  /** The cluster file's backends: waited on only while no keeper lists any. */
+  fileBackends: readonly string[];
+  timeoutMs: number;
+  pollMs: number;
+  /** Named in the timeout's error. */
+  what: string;
+  /** Called before each read: a crashed process fails the wait at once. */
+  beforeEachRead(): void;
+  read(health: ClusterHealth): void;
+}
+
+/**
+ * Polls the keepers until the cluster is settled: every backend they list
+ * (backends join and leave while the cluster runs) ready, no repair pending.
+ * Fails after the timeout naming each backend's states.
+ */
+export async function waitUntilSettled(wait: SettleWait): Promise<void> {
+  if (wait.keepers.length === 0) return;
+  const deadline = performance.now() + wait.timeoutMs;
+  for (;;) {
+    wait.beforeEachRead();
+    const health = await readClusterHealth(wait.keepers, wait.tls);
+    wait.read(health);
+    const backends = health.states.size > 0 ? [...health.states.keys()] : wait.fileBackends;
+    if (isSettled(health, backends, new Set())) return;
+    if (performance.now() > deadline) {
+      const states = backends.map((address) => `${address} ${health.states.get(address)?.join("/") ?? "?"}`);
+      throw new Error(
+        `timed out after ${wait.timeoutMs} ms waiting for ${wait.what}: ${states.join(", ")}; repairs pending ${health.repairsPending}; keepers answering ${health.keepers.length}/${wait.keepers.length}`,
+      );
+    }
+    await sleep(wait.pollMs);
+  }
 }

@@ -74,7 +74,7 @@ export {
   type RingMember,
   type RingSegment,
 } from "./ring.js";
-export { pointInRange, RING_SIZE, type RingRange, WHOLE_RING } from "./ring-range.js";
+export { pointInRange, RING_SIZE, type RingRange, unwrappedIntervals, WHOLE_RING } from "./ring-range.js";
 export {
   checkStamp,
   checkWriterId,

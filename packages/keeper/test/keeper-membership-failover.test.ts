@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { IntentLog, KEEPER_LOG_BIN } from "../src/intent-log.js";
 import type { Keeper } from "../src/keeper.js";
 import { KeeperWorld } from "./support/keeper-world.js";
+import { seeded } from "./support/seeded.js";
 
 const RUNS = 16;
 const BINS = 40;
@@ -19,18 +20,6 @@ afterEach(async () => {
   await world?.close();
   world = undefined;
 });
-
-/** A small seeded generator (mulberry32): the same seed, the same run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 describe("a membership change survives its keepers", () => {
   for (let seed = 1; seed <= RUNS; seed++) {

@@ -12,12 +12,20 @@ import type { BackendKill, ClusterControl, NetworkControl, NetworkNode } from "@
 import { addBackend, removeBackend } from "@binring/client";
 import { roleFiles, type TlsFiles } from "@binring/core";
 import { type Logger, pino } from "pino";
+import {
+  chooseAddresses,
+  describeProcesses,
+  type MemberAddresses,
+  newBackendMember,
+} from "./backend-members.js";
 import { writeClusterFile, writeSecret } from "./cluster-files.js";
+import { backendCommandLine, keeperCommandLine } from "./command-lines.js";
+import { firstKeeper } from "./first-keeper.js";
 import { freePort } from "./free-port.js";
 import { spreadKeepers } from "./keeper-addresses.js";
 import type { BackendMember, KeeperSlot, LocalClusterOptions } from "./local-cluster-options.js";
 import { ManagedProcess } from "./managed-process.js";
-import { hasRedisServer, RedisProcess } from "./redis-process.js";
+import { hasRedisServer } from "./redis-process.js";
 
 export class LocalCluster implements ClusterControl {
   readonly members: BackendMember[] = [];
@@ -103,20 +111,7 @@ export class LocalCluster implements ClusterControl {
 
   /** One row per process: name, address, store or HTTP address, pid. */
   describe(): string[][] {
-    return [
-      ...this.members.map((member) => [
-        member.name,
-        member.address,
-        member.redis ? `redis 127.0.0.1:${member.redis.port}` : "memory",
-        String(member.backend?.child.pid ?? "-"),
-      ]),
-      ...this.#keepers.map((slot) => [
-        slot.name,
-        slot.address,
-        `http ${slot.http}`,
-        String(slot.child?.pid ?? "-"),
-      ]),
-    ];
+    return describeProcesses(this.members, this.#keepers);
   }
 
   // ---- backends ----
@@ -166,20 +161,16 @@ export class LocalCluster implements ClusterControl {
   async startKeeper(index: number): Promise<string> {
     const slot = this.#keeper(index);
     if (slot.child?.running) throw new Error(`${slot.name} is running: kill it before restarting it`);
-    const args = [
-      this.options.cli,
-      "keeper",
-      "--config",
-      this.configPath,
-      "--index",
-      String(index),
-      "--http",
-      slot.http,
-      ...this.#tlsArgs,
-      ...(this.options.keeperArgs ?? []),
-    ];
+    const { args, env } = keeperCommandLine(this.options, this.configPath, index, slot, this.#tlsArgs);
     slot.child = this.#watch(
-      await this.#spawn(slot.name, process.execPath, args, /"msg":"keeper listening"/, {}, `keeper-${index}`),
+      await this.#spawn(
+        slot.name,
+        process.execPath,
+        args,
+        /"msg":"keeper listening"/,
+        env,
+        `keeper-${index}`,
+      ),
     );
     return slot.http;
   }
@@ -244,7 +235,7 @@ export class LocalCluster implements ClusterControl {
     const { network } = options;
     const keeperHost = (i: number) => network?.address(`keeper-${i}`) ?? "127.0.0.1";
     const addresses: { address: string; http: string; redisPort: number }[] = [];
-    for (let i = 0; i < options.backends; i++) addresses.push(await this.#addresses(i));
+    for (let i = 0; i < options.backends; i++) addresses.push(await chooseAddresses(this.options, i));
     const members = await Promise.all(addresses.map((chosen, i) => this.#newMember(i, chosen)));
     this.members.push(...members);
     const keeperCount = options.keepers ?? 0;
@@ -274,37 +265,11 @@ export class LocalCluster implements ClusterControl {
     for (let i = 0; i < this.#keepers.length; i++) await this.startKeeper(i);
   }
 
-  /** Where backend `i` listens, serves HTTP, and keeps its Redis. */
-  async #addresses(i: number): Promise<{ address: string; http: string; redisPort: number }> {
-    const portBase = this.options.portBase ?? 0;
-    const port = async (offset: number) => (portBase === 0 ? await freePort() : portBase + offset + i);
-    const host = this.options.network?.address(`backend-${i}`) ?? "127.0.0.1";
-    return {
-      address: `${host}:${await port(0)}`,
-      http: `${host}:${await port(800)}`,
-      redisPort: await port(1000),
-    };
-  }
-
-  /** Backend `i`, its Redis started (with the Redis engine), its backend not yet. */
-  async #newMember(
-    i: number,
-    { address, http, redisPort }: { address: string; http: string; redisPort: number },
-  ): Promise<BackendMember> {
-    const { options } = this;
-    const store = options.store ?? (hasRedisServer() ? "redis" : "memory");
-    const redis =
-      store === "redis"
-        ? await RedisProcess.start(`redis-${i}`, redisPort, join(this.dir, `redis-${i}`), {
-            appendOnly: options.appendfsync !== undefined || (options.appendOnly ?? true),
-            appendfsync: options.appendfsync ?? "always",
-            logFile: join(this.dir, "logs", `redis-${i}.log`),
-            password: this.#redisPassword,
-            netns: options.network?.namespace(`backend-${i}`),
-          })
-        : undefined;
-    if (redis) this.#watch(redis.process!);
-    return { index: i, name: `backend-${i}`, address, http, redis, backend: undefined };
+  /** Backend `i` on the addresses chosen for it, its Redis started and watched, its backend not yet. */
+  async #newMember(i: number, chosen: MemberAddresses): Promise<BackendMember> {
+    const member = await newBackendMember(this.options, this.dir, this.#redisPassword, i, chosen);
+    if (member.redis) this.#watch(member.redis.process!);
+    return member;
   }
 
   /**
@@ -316,7 +281,7 @@ export class LocalCluster implements ClusterControl {
     if (this.options.network)
       throw new Error("extra backends are not placed in the cluster's network namespaces");
     const i = this.members.length;
-    const member = await this.#newMember(i, await this.#addresses(i));
+    const member = await this.#newMember(i, await chooseAddresses(this.options, i));
     this.members.push(member);
     await this.#startBackend(member, false);
     return member.address;
@@ -341,17 +306,12 @@ export class LocalCluster implements ClusterControl {
   }
 
   /** A membership call on the first keeper that takes it, with the admin certificate when the cluster has TLS. */
-  async #askKeepers<T>(ask: (keeper: string, tls: TlsFiles | undefined) => Promise<T>): Promise<T> {
-    const tls = this.options.tlsDir === undefined ? undefined : roleFiles(this.options.tlsDir, "admin");
-    let lastError: unknown;
-    for (const keeper of this.keepers) {
-      try {
-        return await ask(keeper, tls);
-      } catch (error) {
-        lastError = error;
-      }
-    }
-    throw lastError;
+  #askKeepers<T>(ask: (keeper: string, tls: TlsFiles | undefined) => Promise<T>): Promise<T> {
+    return firstKeeper(
+      this.keepers,
+      this.options.tlsDir === undefined ? undefined : roleFiles(this.options.tlsDir, "admin"),
+      ask,
+    );
   }
 
   async #startRedis(member: BackendMember): Promise<void> {
@@ -361,23 +321,8 @@ export class LocalCluster implements ClusterControl {
 
   async #startBackend(member: BackendMember, ready?: boolean): Promise<void> {
     const { options } = this;
-    // The Redis URL carries its password: it goes by environment, which no process listing shows.
-    const store = member.redis ? [] : ["--store", "memory"];
     const startReady = ready ?? options.ready ?? (options.keepers ?? 0) === 0;
-    const args = [
-      options.cli,
-      "backend",
-      "--listen",
-      member.address,
-      "--http",
-      member.http,
-      ...store,
-      ...(options.appendfsync && member.redis ? ["--appendfsync", options.appendfsync] : []),
-      ...(startReady ? ["--ready"] : []),
-      ...this.#tlsArgs,
-      ...(options.backendArgs ?? []),
-    ];
-    const env: Record<string, string> = member.redis ? { BINRING_REDIS: member.redis.url } : {};
+    const { args, env } = backendCommandLine(options, member, startReady, this.#tlsArgs);
     const child = this.#watch(
       await this.#spawn(
         member.name,

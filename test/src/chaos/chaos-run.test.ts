@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { runCli } from "../support/index.js";
+import { chaosVerdicts, runCli } from "../support/index.js";
 import { CI_BACKENDS, CI_FAULTS, CI_KEEPERS, NETWORK_FAULTS } from "./chaos-ci.js";
 
 it("keeps every acknowledged write and every read linearizable through 60 s of faults", async () => {
@@ -36,10 +36,7 @@ it("keeps every acknowledged write and every read linearizable through 60 s of f
     ],
     { timeoutMs: 170_000 },
   );
-  const verdicts = run.stdout
-    .split("\n")
-    .filter((line) => !line.startsWith("{"))
-    .join("\n");
+  const verdicts = chaosVerdicts(run.stdout);
   expect(run.code, `binring chaos failed:\n${verdicts}\n${run.stderr}`).toBe(0);
   // Over the transport production uses: every process and caller with mutual TLS.
   expect(run.stderr).toMatch(/keepers under .*, each in its own network namespace on .*, with mutual TLS$/m);

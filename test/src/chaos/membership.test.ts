@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BinClient } from "@binring/client";
 import { afterAll, describe, expect, it } from "vitest";
-import { LocalCluster, MULTI_KEEPER_ARGS, runCli, waitFor } from "../support/index.js";
+import { chaosVerdicts, LocalCluster, MULTI_KEEPER_ARGS, runCli, waitFor } from "../support/index.js";
 
 let cluster: LocalCluster | undefined;
 const clients: BinClient[] = [];
@@ -76,10 +76,7 @@ describe("a running cluster grows and shrinks", () => {
     expect(members.every((b) => b.state === "ready")).toBe(true);
 
     const run = await workload;
-    const verdicts = run.stdout
-      .split("\n")
-      .filter((line) => !line.startsWith("{"))
-      .join("\n");
+    const verdicts = chaosVerdicts(run.stdout);
     expect(run.code, `binring chaos failed:\n${verdicts}\n${run.stderr}`).toBe(0);
     expect(verdicts).toMatch(/lost-writes: PASS/);
     expect(verdicts).toMatch(/linearizability: PASS/);
