@@ -17,6 +17,9 @@ import type { StoreEngine } from "./store-engine.js";
 
 interface StoredMember {
   address: string;
+  /** Absent in records stored before keepers had records: those are all backends. */
+  kind?: Member["kind"];
+  slot?: number;
   zone: string;
   status: Member["status"];
   version: string;
@@ -131,5 +134,10 @@ function toStored(record: Member): StoredMember {
 }
 
 function fromStored(stored: StoredMember): Member {
-  return { ...stored, version: BigInt(stored.version) };
+  return {
+    ...stored,
+    kind: stored.kind ?? "backend",
+    slot: stored.slot ?? 0,
+    version: BigInt(stored.version),
+  };
 }

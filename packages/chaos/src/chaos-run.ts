@@ -189,6 +189,7 @@ export class ChaosRun {
       const healStartedAt = performance.now();
       await Promise.all([this.#workload.stop(), this.#fuzzer?.stop(), this.#heal()]);
       await this.#waitUntilSettled("every backend to be ready after healing");
+      await this.#retireLeaving();
       const healMs = Math.round(performance.now() - healStartedAt);
       this.#phase = "final reads";
       await readFinalState(options, options.keys ?? DEFAULT_KEYS, this.#history);
@@ -299,6 +300,22 @@ export class ChaosRun {
     await this.#recoveries.runAll();
     await this.#network?.healAll();
     await this.#processes.healAll();
+  }
+
+  /** Waits for every backend still leaving to leave the ring, and stops it: a decommission ends like the others. */
+  async #retireLeaving(): Promise<void> {
+    const membership = this.#membership;
+    if (!membership) return;
+    const deadline = performance.now() + (this.#options.settleTimeoutMs ?? 120_000);
+    while (membership.leaving.size > 0) {
+      this.#failOnCrash();
+      await membership.retireLeft(await readClusterHealth(this.#options.keepers, this.#options.tls));
+      if (membership.leaving.size === 0) return;
+      if (performance.now() > deadline) {
+        throw new Error(`timed out waiting for ${membership.describe().join(", ")} to leave the ring`);
+      }
+      await sleep(HEALTH_POLL_MS);
+    }
   }
 
   /** A process that died on its own is a bug the run must report, not a fault to heal around. */

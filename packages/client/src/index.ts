@@ -11,9 +11,11 @@ export { refusesConnections } from "./connection-probe.js";
 export { classifyFailure, type FailureKind } from "./failure-kind.js";
 export {
   addBackend,
+  addKeeper,
   KEEPER_ADMIN_TIMEOUT_MS,
   type MembershipChange,
   removeBackend,
+  removeKeeper,
 } from "./keeper-admin-client.js";
 export {
   type BackendHealth,

@@ -1,10 +1,11 @@
 // Membership changes on a keeper (gRPC KeeperAdmin): add a running backend to
-// the ring, or decommission one. Any keeper takes them; an operator's tools
+// the ring, or decommission one; add a running keeper to the keeper ring, or
+// take one off it. Any keeper takes them; an operator's tools
 // (binring admin) try each keeper of the cluster file until one answers.
 import { clientSecurity, loadProtocol, type MembershipReply__Output, type TlsFiles } from "@binring/core";
 
-/** How long one membership call may take: an add first checks that the backend answers. */
-export const KEEPER_ADMIN_TIMEOUT_MS = 5000;
+/** How long one membership call may take: an add first checks that the member answers, then waits for a backend to store the change. */
+export const KEEPER_ADMIN_TIMEOUT_MS = 10_000;
 
 export interface MembershipChange {
   /** false when the request changed nothing (already a member, already leaving). */
@@ -36,6 +37,16 @@ export function addBackend(
 /** Asks the keeper at `keeper` to decommission the backend at `address`. */
 export function removeBackend(keeper: string, address: string, tls?: TlsFiles): Promise<MembershipChange> {
   return call(keeper, tls, (client, deadline, done) => client.RemoveBackend({ address }, { deadline }, done));
+}
+
+/** Asks the keeper at `keeper` to add the running keeper at `address` to the keeper ring. */
+export function addKeeper(keeper: string, address: string, tls?: TlsFiles): Promise<MembershipChange> {
+  return call(keeper, tls, (client, deadline, done) => client.AddKeeper({ address }, { deadline }, done));
+}
+
+/** Asks the keeper at `keeper` to take the keeper at `address` off the keeper ring. */
+export function removeKeeper(keeper: string, address: string, tls?: TlsFiles): Promise<MembershipChange> {
+  return call(keeper, tls, (client, deadline, done) => client.RemoveKeeper({ address }, { deadline }, done));
 }
 
 type AdminClient = InstanceType<ReturnType<typeof loadProtocol>["KeeperAdmin"]>;

@@ -40,6 +40,8 @@ export interface KeeperReport {
   slice: string[];
   /** Backends whose repair or fill it runs or has queued. */
   working: string[];
+  /** Taken off the keeper ring, still handing its slice over. */
+  leaving: boolean;
 }
 
 export interface BackendReport {
@@ -107,6 +109,8 @@ export interface KeeperStatus {
   repairs: RepairReport[];
   /** The last ten finished, oldest first. */
   completedRepairs: CompletedRepairReport[];
+  /** The answering keeper is on no keeper ring (not added yet, or removed): it acts on nothing. */
+  offRing: boolean;
 }
 
 function backendFromWire(b: StatusBackend__Output): BackendReport {
@@ -154,13 +158,14 @@ export function keeperStatusFromWire(reply: StatusReply__Output): KeeperStatus {
     address: reply.address,
     epoch: wireToBigint(reply.epoch).toString(),
     beatsSent: Number(reply.beatsSent),
-    keepers: reply.keepers.map(({ address, self, alive, cutOff, slice, working }) => ({
+    keepers: reply.keepers.map(({ address, self, alive, cutOff, slice, working, leaving }) => ({
       address,
       self,
       alive,
       cutOff,
       slice,
       working,
+      leaving,
     })),
     backends: reply.backends.map(backendFromWire),
     repairs: reply.repairs.map(repairFromWire),
@@ -172,6 +177,7 @@ export function keeperStatusFromWire(reply: StatusReply__Output): KeeperStatus {
       ms: Number(ms),
       recovered,
     })),
+    offRing: reply.offRing,
   };
 }
 

@@ -1,12 +1,14 @@
-// Which backends are on the ring. The cluster file's list only seeds a fresh
-// cluster; afterwards membership is what the keepers recorded: one record per
-// address, bumped on every change (added, leaving, removed). Merging keeps each
+// Which backends are on the bin ring and which keepers on the keeper ring. The
+// cluster file's lists only seed a fresh cluster; afterwards membership is what
+// the keepers recorded: one record per address, bumped on every change (added,
+// leaving, removed). Merging keeps each
 // address's higher version, then the larger recorder, so keepers and backends
 // that exchange records converge on the same membership whatever the order.
 // Backends keep the records (HeartbeatRequest.members), so the membership
 // survives every keeper restarting at once.
 import { createHash } from "node:crypto";
 import { InvalidArgumentError } from "./errors.js";
+import type { MemberKind__Output } from "./generated/binring/v1/MemberKind.js";
 import type {
   MemberRecord__Output,
   MemberRecord as WireMemberRecord,
@@ -16,8 +18,17 @@ import { EPOCH_CEILING } from "./value-bounds.js";
 
 export type MemberStatus = "member" | "leaving" | "removed";
 
+/** Which ring a record places its address on. */
+export type MemberKind = "backend" | "keeper";
+
+/** Keeper slots: a keeper's slot is the low bits of what it mints, so at most this many keepers are on the ring. */
+export const KEEPER_SLOTS = 16;
+
 export interface MemberRecord {
   address: string;
+  kind: MemberKind;
+  /** Keepers only: its slot, 0 to KEEPER_SLOTS - 1 (0 for a backend). */
+  slot: number;
   /** Failure domain; "" for none. */
   zone: string;
   status: MemberStatus;
@@ -55,7 +66,9 @@ export function sameMember(a: MemberRecord | undefined, b: MemberRecord | undefi
       a.version === b.version &&
       a.by === b.by &&
       a.status === b.status &&
-      a.zone === b.zone)
+      a.zone === b.zone &&
+      a.kind === b.kind &&
+      a.slot === b.slot)
   );
 }
 
@@ -77,22 +90,35 @@ export function membersDigest(records: ReadonlyMap<string, MemberRecord>): strin
   const hash = createHash("sha1");
   for (const address of [...records.keys()].sort()) {
     const r = records.get(address)!;
-    hash.update(`${r.address}\u0000${r.zone}\u0000${r.status}\u0000${r.version}\u0000${r.by}\n`);
+    hash.update(
+      `${r.address}\u0000${r.kind}\u0000${r.slot}\u0000${r.zone}\u0000${r.status}\u0000${r.version}\u0000${r.by}\n`,
+    );
   }
   return hash.digest("hex").slice(0, 16);
 }
 
-/** The records of the cluster file's backends: version 0, so any recorded change wins. */
+/**
+ * The records of the cluster file's backends and keepers: version 0, so any
+ * recorded change wins. A keeper's slot is its place in the file's list.
+ */
 export function seedMembers(
   backends: readonly string[],
   zones: Readonly<Record<string, string>> = {},
+  keepers: readonly string[] = [],
 ): Map<string, MemberRecord> {
-  return new Map(
-    backends.map((address) => [
-      address,
-      { address, zone: zones[address] ?? "", status: "member" as const, version: 0n, by: "" },
-    ]),
-  );
+  const seed = (address: string, kind: MemberKind, slot: number, zone: string): MemberRecord => ({
+    address,
+    kind,
+    slot,
+    zone,
+    status: "member",
+    version: 0n,
+    by: "",
+  });
+  return new Map([
+    ...backends.map((address) => [address, seed(address, "backend", 0, zones[address] ?? "")] as const),
+    ...keepers.map((address, slot) => [address, seed(address, "keeper", slot, "")] as const),
+  ]);
 }
 
 const STATUS_TO_WIRE: Record<MemberStatus, MemberStatus__Output> = {
@@ -105,9 +131,16 @@ export function memberStatusToWire(status: MemberStatus): MemberStatus__Output {
   return STATUS_TO_WIRE[status];
 }
 
+const KIND_TO_WIRE: Record<MemberKind, MemberKind__Output> = {
+  backend: "MEMBER_KIND_BACKEND",
+  keeper: "MEMBER_KIND_KEEPER",
+};
+
 export function memberToWire(record: MemberRecord): WireMemberRecord {
   return {
     address: record.address,
+    kind: KIND_TO_WIRE[record.kind],
+    slot: record.slot,
     zone: record.zone,
     status: STATUS_TO_WIRE[record.status],
     version: record.version.toString(),
@@ -142,6 +175,12 @@ export function membersFromWire(field: string, records: readonly MemberRecord__O
     if (version >= EPOCH_CEILING) {
       throw new InvalidArgumentError(`${where}.version ${version} is at or past 2^62`);
     }
-    return { address: wire.address, zone: wire.zone, status, version, by: wire.by };
+    const kind = (Object.keys(KIND_TO_WIRE) as MemberKind[]).find((k) => KIND_TO_WIRE[k] === wire.kind);
+    if (!kind) throw new InvalidArgumentError(`${where}.kind ${JSON.stringify(wire.kind)} is not a ring`);
+    const slot = kind === "keeper" ? wire.slot : 0;
+    if (!Number.isInteger(slot) || slot < 0 || slot >= KEEPER_SLOTS) {
+      throw new InvalidArgumentError(`${where}.slot ${slot} is not a keeper slot (0 to ${KEEPER_SLOTS - 1})`);
+    }
+    return { address: wire.address, kind, slot, zone: wire.zone, status, version, by: wire.by };
   });
 }

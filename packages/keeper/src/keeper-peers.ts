@@ -48,16 +48,28 @@ export class KeeperPeers {
     readonly deadAfterMs: number,
     now: number,
   ) {
-    for (const keeper of keepers)
-      if (keeper !== self)
+    this.track(keepers, now);
+  }
+
+  /**
+   * The keepers are now these (the membership changed): a new one is presumed
+   * live, as at a start, and owns nothing here until heard from; one no longer
+   * listed is forgotten, claims and all.
+   */
+  track(keepers: readonly string[], now: number): void {
+    for (const keeper of keepers) {
+      if (keeper !== this.self && !this.#peers.has(keeper)) {
         this.#peers.set(keeper, { heardAt: now, beat: undefined, sightedAt: Number.NEGATIVE_INFINITY });
+      }
+    }
+    for (const keeper of this.#peers.keys()) if (!keepers.includes(keeper)) this.#peers.delete(keeper);
   }
 
   get addresses(): string[] {
     return [...this.#peers.keys()];
   }
 
-  /** Whether `keeper` is another keeper of this cluster's file. */
+  /** Whether `keeper` is another keeper of this cluster: on the keeper ring or leaving it. */
   isPeer(keeper: string): boolean {
     return this.#peers.has(keeper);
   }

@@ -3,7 +3,8 @@
 // point falls between its live predecessor and itself. When a keeper dies,
 // the walk from each of its points goes on to the next live keeper: its
 // successor takes its backends over, with no coordination beyond every keeper
-// computing the same ring from the same cluster file.
+// computing the same ring from the same membership (the cluster file's keepers,
+// then those recorded as added or removed: membership-changes.ts).
 import { HashRing, ringPoint } from "@binring/core";
 
 /**
@@ -20,9 +21,8 @@ export const MAX_KEEPERS = 16;
 export class KeeperRing {
   readonly #ring: HashRing;
 
-  /** Throws when a keeper is listed twice or there are more than MAX_KEEPERS. */
+  /** Throws when a keeper is listed twice or there are more than MAX_KEEPERS. An empty ring owns nothing. */
   constructor(readonly keepers: readonly string[]) {
-    if (keepers.length === 0) throw new Error("a keeper ring needs at least one keeper");
     if (keepers.length > MAX_KEEPERS) {
       throw new Error(`a cluster runs at most ${MAX_KEEPERS} keepers, got ${keepers.length}`);
     }

@@ -7,19 +7,30 @@ import {
   type KeeperHandlers,
   type KeeperPeerHandlers,
   loadProtocol,
+  type MembershipReply,
   memberStatusToWire,
   toServiceError,
+  UnavailableError,
   Undecodable,
   withTolerantDecoding,
 } from "@binring/core";
 import type * as grpc from "@grpc/grpc-js";
 import type { Keeper } from "./keeper.js";
+import type { MembershipOutcome } from "./membership-changes.js";
 import { statusToWire } from "./status-message.js";
 import { STATE_TO_WIRE } from "./wire-states.js";
 
 export function addKeeperService(server: grpc.Server, keeper: Keeper): void {
   const handlers: KeeperHandlers = {
     GetView: (_call, callback) => {
+      // Off the keeper ring its view is not kept current: clients ask another keeper.
+      if (keeper.ringStatus === "off-ring") {
+        return callback(
+          toServiceError(
+            new UnavailableError(`keeper ${keeper.self} is on no keeper ring: it serves no view until added`),
+          ),
+        );
+      }
       const view = keeper.view();
       callback(null, {
         epoch: bigintToWire(view.epoch),
@@ -37,22 +48,10 @@ export function addKeeperService(server: grpc.Server, keeper: Keeper): void {
     },
   };
   const adminHandlers: KeeperAdminHandlers = {
-    AddBackend: (call, callback) => {
-      const request: unknown = call.request;
-      if (request instanceof Undecodable) return callback(toServiceError(request.error));
-      keeper.addBackend(call.request.address, call.request.zone).then(
-        (outcome) => callback(null, { changed: outcome.changed, status: memberStatusToWire(outcome.status) }),
-        (error: unknown) => callback(toServiceError(error)),
-      );
-    },
-    RemoveBackend: (call, callback) => {
-      const request: unknown = call.request;
-      if (request instanceof Undecodable) return callback(toServiceError(request.error));
-      keeper.removeBackend(call.request.address).then(
-        (outcome) => callback(null, { changed: outcome.changed, status: memberStatusToWire(outcome.status) }),
-        (error: unknown) => callback(toServiceError(error)),
-      );
-    },
+    AddBackend: membershipCall((request) => keeper.addBackend(request.address, request.zone)),
+    RemoveBackend: membershipCall((request) => keeper.removeBackend(request.address)),
+    AddKeeper: membershipCall((request) => keeper.addKeeper(request.address)),
+    RemoveKeeper: membershipCall((request) => keeper.removeKeeper(request.address)),
   };
   const peerHandlers: KeeperPeerHandlers = {
     Beat: (call, callback) => {
@@ -69,4 +68,18 @@ export function addKeeperService(server: grpc.Server, keeper: Keeper): void {
   server.addService(withTolerantDecoding(loadProtocol().Keeper.service), handlers);
   server.addService(withTolerantDecoding(loadProtocol().KeeperAdmin.service), adminHandlers);
   server.addService(withTolerantDecoding(loadProtocol().KeeperPeer.service), peerHandlers);
+}
+
+/** A membership change's handler: the outcome, or the refusal as a gRPC status. */
+function membershipCall<Request>(
+  change: (request: Request) => Promise<MembershipOutcome>,
+): grpc.handleUnaryCall<Request, MembershipReply> {
+  return (call, callback) => {
+    const request: unknown = call.request;
+    if (request instanceof Undecodable) return callback(toServiceError(request.error));
+    change(call.request).then(
+      (outcome) => callback(null, { changed: outcome.changed, status: memberStatusToWire(outcome.status) }),
+      (error: unknown) => callback(toServiceError(error)),
+    );
+  };
 }

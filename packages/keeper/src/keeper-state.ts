@@ -21,7 +21,7 @@ import type { KeeperClock } from "./keeper-clock.js";
 import type { KeeperTiming } from "./keeper-options.js";
 import type { KeeperPeers } from "./keeper-peers.js";
 import type { KeeperPorts } from "./keeper-ports.js";
-import type { KeeperRing } from "./keeper-ring.js";
+import { KeeperRing, MAX_KEEPERS } from "./keeper-ring.js";
 import { OwnershipTerms } from "./ownership-terms.js";
 import { RebalanceThrottle } from "./rebalance-throttle.js";
 import type { CopyTask } from "./repair-plan.js";
@@ -53,6 +53,12 @@ export class KeeperState {
   #builtFor = "";
   #backends: string[] = [];
   #ring: HashRing | undefined;
+  #keeperRing: KeeperRing | undefined;
+  readonly #peers: KeeperPeers;
+  /** This keeper's own record: member or leaving acts; none or removed waits to be added. */
+  #selfStatus: "member" | "leaving" | "off-ring" = "off-ring";
+  /** When this keeper first saw itself leaving (ms); undefined while it is not. */
+  #leavingSince: number | undefined;
   readonly #health = new Map<string, BackendHealth>();
   readonly #throttle: RebalanceThrottle;
 
@@ -64,12 +70,12 @@ export class KeeperState {
     readonly logger: Logger,
     readonly clock: KeeperClock,
     readonly ports: KeeperPorts,
-    readonly keeperRing: KeeperRing,
-    readonly peers: KeeperPeers,
+    peers: KeeperPeers,
     readonly view: SharedView,
   ) {
+    this.#peers = peers;
     this.intents = new IntentLog((address) => ports.backend(address), LOG_TIMEOUT_MS, logger);
-    this.terms = new OwnershipTerms(view.stamp);
+    this.terms = new OwnershipTerms(() => view.stamp);
     this.#throttle = new RebalanceThrottle(clock, timing.rebalanceBytesPerSecond);
   }
 
@@ -101,6 +107,34 @@ export class KeeperState {
     return this.#health;
   }
 
+  /** The keeper ring: the keepers recorded as members (cluster-file order does not matter). */
+  get keeperRing(): KeeperRing {
+    this.#build();
+    return this.#keeperRing!;
+  }
+
+  /** The other keepers on the keeper ring, and those leaving it (they still hand their slices over). */
+  get peers(): KeeperPeers {
+    this.#build();
+    return this.#peers;
+  }
+
+  /**
+   * This keeper on the keeper ring: a member, leaving it (it owns nothing and
+   * hands its slice over), or off it (not added yet, or removed: it acts on
+   * nothing and only learns the membership).
+   */
+  get selfStatus(): "member" | "leaving" | "off-ring" {
+    this.#build();
+    return this.#selfStatus;
+  }
+
+  /** When this keeper first saw itself leaving; undefined while it is not. */
+  get leavingSince(): number | undefined {
+    this.#build();
+    return this.#leavingSince;
+  }
+
   /** Being decommissioned: out of placement once its bins are copied elsewhere. */
   isLeaving(address: string): boolean {
     return this.view.member(address)?.status === "leaving";
@@ -124,8 +158,45 @@ export class KeeperState {
       if (!this.#backends.includes(address)) this.#health.delete(address);
     }
     this.#slice = new Set([...this.#slice].filter((address) => this.#health.has(address)));
-    if (this.#builtFor !== "") this.logger.info({ backends: this.#backends }, "membership changed");
+    this.#buildKeepers(now);
+    if (this.#builtFor !== "") {
+      this.logger.info(
+        { backends: this.#backends, keepers: this.#keeperRing!.keepers },
+        "membership changed",
+      );
+    }
     this.#builtFor = digest;
+  }
+
+  /** The keeper ring, the peers and this keeper's own place, from the keepers' records. */
+  #buildKeepers(now: number): void {
+    const keepers = this.view.keeperRecords();
+    const onRing = keepers
+      .filter((record) => record.status === "member")
+      .map((record) => record.address)
+      .sort();
+    if (onRing.length > MAX_KEEPERS) {
+      this.logger.warn(
+        { keepers: onRing },
+        `more than ${MAX_KEEPERS} keepers recorded: the first ${MAX_KEEPERS} form the ring`,
+      );
+    }
+    this.#keeperRing = new KeeperRing(onRing.slice(0, MAX_KEEPERS));
+    this.#peers.track(
+      keepers.filter((record) => record.status !== "removed").map((record) => record.address),
+      now,
+    );
+    const mine = this.view.keeper(this.self);
+    const status = mine === undefined || mine.status === "removed" ? "off-ring" : mine.status;
+    if (status !== this.#selfStatus && this.#builtFor !== "") {
+      this.logger.info(
+        { from: this.#selfStatus, to: status },
+        "this keeper's place on the keeper ring changed",
+      );
+    }
+    this.#selfStatus = status;
+    this.#leavingSince = status === "leaving" ? (this.#leavingSince ?? now) : undefined;
+    if (mine) this.view.useSlot(mine.slot);
   }
 
   healthOf(address: string): BackendHealth {
@@ -171,7 +242,7 @@ export class KeeperState {
         keeper: this.self,
         ownerTerm: bigintToWire(ownerTerm),
         membersDigest: digest,
-        members: this.#keptDigests.get(address) === digest ? [] : this.view.members().map(memberToWire),
+        members: this.#keptDigests.get(address) === digest ? [] : this.view.records().map(memberToWire),
         ...request,
       },
       timeoutMs,
@@ -183,6 +254,26 @@ export class KeeperState {
       this.peers.sighted(sighting.keeper, sentAt - Number(sighting.ageMs));
     }
     return reply;
+  }
+
+  /**
+   * What a keeper off the keeper ring sends a backend: epoch 0 and no claim,
+   * so it moves nothing there, only to learn the membership it keeps (and
+   * with it whether this keeper was added), and to pass on records it holds
+   * (its own removal).
+   */
+  async learnMembership(address: string): Promise<void> {
+    const digest = this.view.membersDigest;
+    const reply = await this.ports.backend(address).heartbeat(
+      {
+        epoch: "0",
+        keeper: this.self,
+        membersDigest: digest,
+        members: this.#keptDigests.get(address) === digest ? [] : this.view.records().map(memberToWire),
+      },
+      this.timing.probeTimeoutMs,
+    );
+    this.#keep(address, reply.membersDigest, reply.members);
   }
 
   /**

@@ -44,7 +44,8 @@ import { KeeperMetrics } from "./keeper-metrics.js";
 import { type KeeperTiming, parseKeeperTiming } from "./keeper-options.js";
 import { KeeperPeers } from "./keeper-peers.js";
 import type { KeeperPorts } from "./keeper-ports.js";
-import { KeeperRing } from "./keeper-ring.js";
+import { type KeeperRing, MAX_KEEPERS } from "./keeper-ring.js";
+import { KeeperRingChanges } from "./keeper-ring-changes.js";
 import { KeeperState } from "./keeper-state.js";
 import { LeaseWitness } from "./lease-witness.js";
 import { MembershipChanges, type MembershipOutcome } from "./membership-changes.js";
@@ -63,10 +64,18 @@ export interface KeeperOptions {
   backends: string[];
   /** Zone of each of those backends, as in the cluster file: placement must match the clients'. @default {} */
   zones?: Record<string, string>;
-  /** Every keeper of the cluster (host:port), this one included. @default [name] */
+  /**
+   * The keepers of the cluster file (host:port): the keeper ring of a fresh
+   * cluster, as `backends` is its bin ring. @default [name]
+   */
   keepers?: string[];
   /** This keeper's position in `keepers`. @default 0 */
   index?: number;
+  /**
+   * This keeper's address when it is not one of `keepers`: a keeper to be
+   * added at runtime. Until it is recorded as a member it acts on nothing.
+   */
+  address?: string;
   /** This keeper's name in logs and status. @default "keeper" */
   name?: string;
   timing?: Partial<KeeperTiming>;
@@ -109,6 +118,7 @@ export class Keeper {
   readonly #runner: RepairRunner;
   readonly #prober: Prober;
   readonly #membership: MembershipChanges;
+  readonly #keeperRing: KeeperRingChanges;
   /** Its Prometheus metrics: one registry per keeper, served at /metrics. */
   readonly metrics: KeeperMetrics;
   readonly #stopTimers: (() => void)[] = [];
@@ -121,29 +131,20 @@ export class Keeper {
     const name = options.name ?? "keeper";
     const keepers = options.keepers ?? [name];
     const index = options.index ?? 0;
-    const self = keepers[index];
+    const self = options.address ?? keepers[index];
     if (self === undefined) throw new Error(`keeper index ${index} is not in the ${keepers.length} keepers`);
+    if (keepers.length > MAX_KEEPERS) {
+      throw new Error(`a cluster runs at most ${MAX_KEEPERS} keepers, got ${keepers.length}`);
+    }
     const timing = parseKeeperTiming(options.timing);
     const logger = options.logger ?? pino({ level: "silent" });
     const clock = options.clock ?? systemClock;
     const now = clock.now();
     const peers = new KeeperPeers(self, keepers, timing.missesToDead * timing.heartbeatIntervalMs, now);
-    const ports =
-      options.ports ??
-      grpcPorts({ peers: peers.addresses, callTimeoutMs: timing.probeTimeoutMs, tls: options.tls });
-    const view = new SharedView(self, index);
-    view.seed(seedMembers(options.backends, options.zones).values());
-    this.#state = new KeeperState(
-      self,
-      name,
-      timing,
-      logger,
-      clock,
-      ports,
-      new KeeperRing(keepers),
-      peers,
-      view,
-    );
+    const ports = options.ports ?? grpcPorts({ callTimeoutMs: timing.probeTimeoutMs, tls: options.tls });
+    const view = new SharedView(self, Math.max(0, keepers.indexOf(self)));
+    view.seed(seedMembers(options.backends, options.zones, keepers).values());
+    this.#state = new KeeperState(self, name, timing, logger, clock, ports, peers, view);
     const state = this.#state;
     this.metrics = new KeeperMetrics({
       owned: () => state.slice.size,
@@ -186,6 +187,12 @@ export class Keeper {
     this.#membership = new MembershipChanges(state, {
       working: () => this.#working(),
       beat: () => void this.#beats.round(),
+    });
+    this.#keeperRing = new KeeperRingChanges(state, {
+      working: () => this.#working(),
+      beat: () => void this.#beats.round(),
+      farewell: () => void this.#beats.farewell(),
+      answers: (address, timeoutMs) => this.#beats.answers(address, timeoutMs),
     });
   }
 
@@ -276,6 +283,21 @@ export class Keeper {
     return this.#membership.remove(address);
   }
 
+  /** Records a running keeper as a member of the keeper ring: slices move to it. */
+  addKeeper(address: string): Promise<MembershipOutcome> {
+    return this.#keeperRing.add(address);
+  }
+
+  /** Takes a keeper off the keeper ring once it has handed its slice over. */
+  removeKeeper(address: string): Promise<MembershipOutcome> {
+    return this.#keeperRing.remove(address);
+  }
+
+  /** On the keeper ring, leaving it, or off it (acting on nothing, waiting to be added). */
+  get ringStatus(): "member" | "leaving" | "off-ring" {
+    return this.#state.selfStatus;
+  }
+
   status(): KeeperStatus {
     return statusReport({
       state: this.#state,
@@ -312,6 +334,10 @@ export class Keeper {
         await this.#beats.round();
       }
       this.#lastRoundAt = now;
+      if (state.selfStatus === "off-ring") {
+        await this.#waitToBeAdded();
+        return;
+      }
       this.#refreshSlice();
       if (++this.#rounds % LOG_SWEEP_ROUNDS === 0 && state.slice.size > 0) this.#recovery.add(state.slice);
       await Promise.all([...state.health.values()].map((health) => this.#prober.probe(health)));
@@ -319,6 +345,7 @@ export class Keeper {
       await this.#commits.commit();
       this.#commits.publishChanges();
       this.#membership.finishLeaving();
+      this.#keeperRing.finishLeaving();
     } finally {
       this.#heartbeating = false;
     }
@@ -344,6 +371,16 @@ export class Keeper {
         this.#commits.decide("fill", backend, without(state.liveSet(), backend));
       }
     }
+  }
+
+  /**
+   * Off the keeper ring: hand over any slice left from before (a keeper just
+   * removed), and learn the membership from the backends, to act once added.
+   */
+  async #waitToBeAdded(): Promise<void> {
+    const state = this.#state;
+    this.#refreshSlice();
+    await Promise.all(state.backends.map((address) => state.learnMembership(address).catch(() => undefined)));
   }
 
   #working(): string[] {

@@ -27,6 +27,14 @@ import type { KeeperState } from "./keeper-state.js";
 /** Heartbeat rounds a change waits for a backend to store it before the call reports it is not kept yet. */
 const KEEP_ROUNDS = 3;
 
+/**
+ * How long a backend or keeper being added has to answer the check before it
+ * is recorded: longer than a probe, since one just started may be slow to
+ * answer its first call on a busy machine, and a false "nothing answers"
+ * fails the operator's command.
+ */
+export const ANSWER_CHECK_MS = 2000;
+
 /** Most bytes of a zone name. */
 const MAX_ZONE_BYTES = 255;
 
@@ -76,12 +84,12 @@ export class MembershipChanges {
       throw refused(`${address} is being removed: add it again once it has left the ring`);
     }
     await this.#checkAnswers(address);
-    state.view.record(address, zone, "member");
+    state.view.record(address, "member", { kind: "backend", zone });
     // Dead until its owner has emptied and filled it: placement does not change before then.
     state.view.publish(address, "dead", "");
     state.logger.info({ backend: address, zone }, "backend added to the ring; its owner fills it");
     this.hooks.beat();
-    await this.#keep(address);
+    await keepOnBackends(state, address);
     return { changed: true, status: "member" };
   }
 
@@ -101,10 +109,10 @@ export class MembershipChanges {
         `removing ${address} would leave ${remaining.length} members; a cluster needs at least ${REPLICAS}, one per copy of a bin`,
       );
     }
-    state.view.record(address, current.zone, "leaving");
+    state.view.record(address, "leaving", { kind: "backend", zone: current.zone });
     state.logger.info({ backend: address }, "backend leaving the ring; its owner copies its bins elsewhere");
     this.hooks.beat();
-    await this.#keep(address);
+    await keepOnBackends(state, address);
     return { changed: true, status: "leaving" };
   }
 
@@ -127,40 +135,13 @@ export class MembershipChanges {
       ) {
         continue;
       }
-      state.view.record(address, state.view.member(address)!.zone, "removed");
+      state.view.record(address, "removed", { kind: "backend", zone: state.view.member(address)!.zone });
       state.logger.info(
         { backend: address },
         "backend left the ring: its bins are all on their new replicas",
       );
       this.hooks.beat();
     }
-  }
-
-  /**
-   * Sends the records to every backend on the ring and waits for them to be
-   * stored (kept-membership.ts), so the change survives every keeper
-   * restarting at once. At least one backend must keep them; each answer
-   * counts if it reports this keeper's digest (a newer change meanwhile is
-   * spread by the next heartbeats, like any other).
-   */
-  async #keep(address: string): Promise<void> {
-    const { state } = this;
-    for (let round = 0; round < KEEP_ROUNDS; round++) {
-      const digest = state.view.membersDigest;
-      const kept = await Promise.all(
-        state.backends.map((backend) =>
-          state.heartbeat(backend, {}).then(
-            (reply) => reply.storeOk && reply.membersDigest === digest,
-            () => false,
-          ),
-        ),
-      );
-      if (kept.some(Boolean)) return;
-      await state.clock.sleep(state.timing.heartbeatIntervalMs);
-    }
-    throw new UnavailableError(
-      `recorded the change of ${address}, but no backend has stored it yet: the keepers' heartbeats go on sending it, and it is lost only if every keeper restarts before one stores it`,
-    );
   }
 
   /** Members not leaving. */
@@ -187,7 +168,7 @@ export class MembershipChanges {
           members: [],
           replaceMembers: true,
         },
-        state.timing.probeTimeoutMs,
+        Math.max(state.timing.probeTimeoutMs, ANSWER_CHECK_MS),
       );
       storeOk = reply.storeOk;
     } catch (error) {
@@ -197,7 +178,33 @@ export class MembershipChanges {
   }
 }
 
+/**
+ * Sends the records to every backend on the ring and waits for them to be
+ * stored (kept-membership.ts in backend), so a change of `address` survives
+ * every keeper restarting at once. At least one backend must keep them; each
+ * answer counts if it reports this keeper's digest (a newer change meanwhile
+ * is spread by the next heartbeats, like any other).
+ */
+export async function keepOnBackends(state: KeeperState, address: string): Promise<void> {
+  for (let round = 0; round < KEEP_ROUNDS; round++) {
+    const digest = state.view.membersDigest;
+    const kept = await Promise.all(
+      state.backends.map((backend) =>
+        state.heartbeat(backend, {}).then(
+          (reply) => reply.storeOk && reply.membersDigest === digest,
+          () => false,
+        ),
+      ),
+    );
+    if (kept.some(Boolean)) return;
+    await state.clock.sleep(state.timing.heartbeatIntervalMs);
+  }
+  throw new UnavailableError(
+    `recorded the change of ${address}, but no backend has stored it yet: the keepers' heartbeats go on sending it, and it is lost only if every keeper restarts before one stores it`,
+  );
+}
+
 /** A change the cluster's state does not allow (FAILED_PRECONDITION): asking another keeper would not help. */
-function refused(message: string): BinringError {
+export function refused(message: string): BinringError {
   return new BinringError(message, StatusCode.FAILED_PRECONDITION);
 }

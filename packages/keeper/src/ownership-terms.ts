@@ -13,7 +13,8 @@ export class OwnershipTerms {
   /** The term each backend last reported holding. */
   readonly #reported = new Map<string, bigint>();
 
-  constructor(private readonly stamp: bigint) {}
+  /** @param stamp this keeper's low bits now (they change when it is given a slot) */
+  constructor(private readonly stamp: () => bigint) {}
 
   /**
    * The term to send `address` under: this keeper's claim if it owns the
@@ -28,7 +29,7 @@ export class OwnershipTerms {
     const mine = this.#mine.get(address);
     const reported = this.#reported.get(address) ?? 0n;
     if (mine !== undefined && mine >= reported) return mine;
-    const term = mintedAt(epochCounter(reported) + 1n, this.stamp);
+    const term = mintedAt(epochCounter(reported) + 1n, this.stamp());
     this.#mine.set(address, term);
     return term;
   }

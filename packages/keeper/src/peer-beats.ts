@@ -43,9 +43,15 @@ export class PeerBeats {
     private readonly hooks: BeatHooks,
   ) {}
 
-  /** A beat from a peer: merge it, and answer with ours. */
+  /**
+   * A beat from a peer: merge it, and answer with ours. Its membership records
+   * are merged first, whoever sent them (they are checked, and merging keeps
+   * the newer of each): so a keeper learns it was added from the first beat
+   * of a keeper that knows, and that a keeper was removed from its last beat.
+   */
   receive(beat: KeeperBeat__Output): KeeperBeat {
-    // A keeper not in the cluster file has no say in the view: its beat is refused, not merged.
+    this.#learn(beat);
+    // A keeper off the keeper ring has no say in the view: its beat is refused, not merged.
     if (!this.state.peers.isPeer(beat.keeper)) {
       throw new InvalidArgumentError(
         `beat from ${JSON.stringify(beat.keeper)}, which is not another keeper of this cluster: refused`,
@@ -55,9 +61,19 @@ export class PeerBeats {
     return this.#message();
   }
 
+  /** Whether a keeper answers at `address` within `timeoutMs`, as that keeper: merges nothing of its answer. */
+  async answers(address: string, timeoutMs: number): Promise<boolean> {
+    try {
+      const reply = await this.state.ports.peer(address).beat(this.#message(), timeoutMs);
+      return reply.keeper === address;
+    } catch {
+      return false;
+    }
+  }
+
   /** Beats every peer; asked again while a round is in flight, it runs once more after it. */
   async round(): Promise<void> {
-    if (this.state.stopped) return;
+    if (this.state.stopped || this.state.selfStatus === "off-ring") return;
     if (this.#beating) {
       this.#again = true;
       return;
@@ -71,6 +87,11 @@ export class PeerBeats {
     } finally {
       this.#beating = false;
     }
+  }
+
+  /** Beats every peer once, whatever this keeper's place: it just recorded itself removed. */
+  async farewell(): Promise<void> {
+    await Promise.all(this.state.peers.addresses.map((peer) => this.beat(peer)));
   }
 
   /** Beats one peer; resolves true once its answer (taken after it merged our view) is merged here. */
@@ -108,7 +129,7 @@ export class PeerBeats {
         by: published.by,
         repairing: published.repairing,
       })),
-      members: state.view.members().map(memberToWire),
+      members: state.view.records().map(memberToWire),
       slice: [...state.slice],
       working: this.hooks.working(),
       maxClock: bigintToWire(this.hooks.sliceMaxClock()),
@@ -136,12 +157,7 @@ export class PeerBeats {
     };
     if (state.peers.heard(beat.keeper, peer, now))
       state.logger.info({ peer: beat.keeper }, "keeper restarted");
-    let members: Member[] = [];
-    try {
-      members = membersFromWire("members", beat.members);
-    } catch (error) {
-      state.logger.warn({ peer: beat.keeper, err: (error as Error).message }, "membership in a beat refused");
-    }
+    const members = this.#records(beat);
     const known = new Set([...state.backends, ...members.map((record) => record.address)]);
     const published = new Map<string, PublishedState>();
     for (const entry of beat.backends) {
@@ -161,6 +177,25 @@ export class PeerBeats {
     this.hooks.peerClock(peer.maxClock);
     this.hooks.merged();
     return peer;
+  }
+
+  /** Merges the membership records of a beat. */
+  #learn(beat: KeeperBeat__Output): void {
+    if (this.state.view.mergeMembers(this.#records(beat))) {
+      this.state.logger.debug({ from: beat.keeper }, "membership learned from a beat");
+    }
+  }
+
+  #records(beat: KeeperBeat__Output): Member[] {
+    try {
+      return membersFromWire("members", beat.members);
+    } catch (error) {
+      this.state.logger.warn(
+        { peer: beat.keeper, err: (error as Error).message },
+        "membership in a beat refused",
+      );
+      return [];
+    }
   }
 }
 

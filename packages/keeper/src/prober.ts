@@ -46,8 +46,10 @@ export class Prober {
       incarnation = health.last?.incarnation ?? "";
     } else {
       // A standby renewal: only while the owner publishes it ready and does not withhold it, and
-      // only for the incarnation the owner vouches for.
+      // only for the incarnation the owner vouches for. A keeper leaving the keeper ring renews
+      // nothing: once it is removed no owner waits for its leases (keeper-ring-changes.ts).
       renew =
+        state.selfStatus === "member" &&
         published?.state === "ready" &&
         published.incarnation !== "" &&
         !state.peers.withholds(health.address, state.clock.now());

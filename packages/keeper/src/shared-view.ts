@@ -19,13 +19,17 @@
 // before is smaller, so an epoch at or above the fence always knows the change.
 //
 // The view's content is each backend's published state and the membership
-// (which backends are on the ring, membership.ts in core): a recorded change
-// of either mints, so the epoch fences a client whose ring is out of date as
-// it fences one with old states.
+// (which backends and keepers are on the rings, membership.ts in core): a
+// recorded change of either mints, so the epoch fences a client whose ring is
+// out of date as it fences one with old states.
+//
+// A keeper's index is its slot on the keeper ring: its place in the cluster
+// file, or the free slot it was given when added (membership-changes.ts).
 import { randomInt } from "node:crypto";
 import {
   EPOCH_CEILING,
   type Member,
+  type MemberKind,
   type MembershipStatus,
   membersDigest,
   mergeMembers,
@@ -90,15 +94,26 @@ export class SharedView {
   #membersDigest = membersDigest(this.#members);
   /** The largest counter seen in any epoch (from peers and backends): the next mint goes above it. */
   #counterSeen = 0n;
-  /** This keeper process's low bits of every number it mints: nonce and index. */
-  readonly stamp: bigint;
+  readonly #nonce: bigint;
+  #slot: bigint;
 
   constructor(
     readonly self: string,
-    index: number,
+    slot: number,
     nonce = randomInt(2 ** NONCE_BITS),
   ) {
-    this.stamp = (BigInt(nonce) << 4n) | BigInt(index);
+    this.#nonce = BigInt(nonce);
+    this.#slot = BigInt(slot);
+  }
+
+  /** This keeper process's low bits of every number it mints: nonce and slot. */
+  get stamp(): bigint {
+    return (this.#nonce << 4n) | this.#slot;
+  }
+
+  /** Mints under `slot` from now on: this keeper was added to the keeper ring with it. */
+  useSlot(slot: number): void {
+    this.#slot = BigInt(slot);
   }
 
   get epoch(): bigint {
@@ -117,29 +132,52 @@ export class SharedView {
     return this.#backends.size === 0;
   }
 
-  /** Every membership record: members, leaving ones, removed ones. Seeds first, in their order. */
-  members(): Member[] {
+  /** Every membership record, backends' and keepers': what beats and heartbeats carry. */
+  records(): Member[] {
     return [...this.#members.values()];
   }
 
+  /** The backends' records: members, leaving ones, removed ones. Seeds first, in their order. */
+  members(): Member[] {
+    return this.records().filter((record) => record.kind === "backend");
+  }
+
+  /** The keepers' records. Seeds first, in their order. */
+  keeperRecords(): Member[] {
+    return this.records().filter((record) => record.kind === "keeper");
+  }
+
+  /** A backend's record. */
   member(address: string): Member | undefined {
-    return this.#members.get(address);
+    const record = this.#members.get(address);
+    return record?.kind === "backend" ? record : undefined;
+  }
+
+  /** A keeper's record. */
+  keeper(address: string): Member | undefined {
+    const record = this.#members.get(address);
+    return record?.kind === "keeper" ? record : undefined;
   }
 
   get membersDigest(): string {
     return this.#membersDigest;
   }
 
-  /** The cluster file's backends (version 0 records): any recorded change wins over them. */
+  /** The cluster file's backends and keepers (version 0 records): any recorded change wins over them. */
   seed(records: Iterable<Member>): void {
     mergeMembers(this.#members, records);
     this.#membersDigest = membersDigest(this.#members);
   }
 
-  /** This keeper records a change of a backend's membership; returns the new epoch. */
-  record(address: string, zone: string, status: MembershipStatus): bigint {
+  /** This keeper records a change of a backend's or keeper's membership; returns the new epoch. */
+  record(
+    address: string,
+    status: MembershipStatus,
+    place: { kind: MemberKind; zone?: string; slot?: number },
+  ): bigint {
     const version = (this.#members.get(address)?.version ?? 0n) + 1n;
-    this.#members.set(address, { address, zone, status, version, by: this.self });
+    const { kind, zone = "", slot = 0 } = place;
+    this.#members.set(address, { address, kind, slot, zone, status, version, by: this.self });
     this.#membersDigest = membersDigest(this.#members);
     return this.#mint();
   }

@@ -15,6 +15,8 @@ export interface StartKeeperOptions {
   keepers?: string[];
   /** This keeper's position in `keepers`. @default 0 */
   index?: number;
+  /** This keeper's address when `keepers` does not list it: it acts once added (Keeper's `address`). */
+  address?: string;
   /** host:port for the gRPC service (port 0 picks one). */
   listen: string;
   /** host:port for HTTP /health and /status (port 0 picks one). */
@@ -40,6 +42,7 @@ export async function startKeeper(options: StartKeeperOptions): Promise<RunningK
     zones: options.zones,
     keepers: options.keepers ?? [options.listen],
     index: options.index,
+    address: options.address,
     name: options.name,
     timing: options.timing,
     logger,

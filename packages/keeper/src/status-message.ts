@@ -30,13 +30,14 @@ export function statusToWire(status: KeeperStatus): StatusReply {
     address: status.address,
     epoch: status.epoch,
     beatsSent: status.beatsSent,
-    keepers: status.keepers.map(({ address, self, alive, cutOff, slice, working }) => ({
+    keepers: status.keepers.map(({ address, self, alive, cutOff, slice, working, leaving }) => ({
       address,
       self,
       alive,
       cutOff,
       slice,
       working,
+      leaving,
     })),
     backends: status.backends.map((b) => ({
       address: b.address,
@@ -62,5 +63,6 @@ export function statusToWire(status: KeeperStatus): StatusReply {
       ms,
       recovered,
     })),
+    offRing: status.offRing,
   };
 }

@@ -35,22 +35,29 @@ export function statusReport({
         ? [...(peers.beatOf(keeper)?.slice ?? [])]
         : [];
   const running = runner.running;
+  // The keeper ring and those leaving it (they may still hold a slice); self first when off the ring.
+  const keepers = state.view
+    .keeperRecords()
+    .filter((record) => record.status !== "removed" || record.address === state.self)
+    .map((record) => record.address);
+  if (!keepers.includes(state.self)) keepers.unshift(state.self);
   return {
     keeper: state.name,
     address: state.self,
     epoch: state.view.epoch.toString(),
     beatsSent,
-    keepers: state.keeperRing.keepers.map((address) => ({
+    keepers: keepers.map((address) => ({
       address,
       self: address === state.self,
       alive: peers.isLive(address, now),
       cutOff: peers.isCutOff(address, now),
       slice: sliceOf(address).sort(),
       working: address === state.self ? working : [...(peers.beatOf(address)?.working ?? [])],
+      leaving: state.view.keeper(address)?.status === "leaving",
     })),
     backends: state.backends.map((address) => {
       const health = state.healthOf(address);
-      const owner = state.keeperRing.keepers.find((keeper) => sliceOf(keeper).includes(address)) ?? null;
+      const owner = keepers.find((keeper) => sliceOf(keeper).includes(address)) ?? null;
       return {
         address,
         // Its owner's own view of it (suspect shows there); the view as published elsewhere.
@@ -91,5 +98,6 @@ export function statusReport({
       ...recovery.backends.map((backend) => ({ kind: "recovery", backend, state: "reading the keeper log" })),
     ],
     completedRepairs: [...runner.completed],
+    offRing: state.selfStatus === "off-ring",
   };
 }

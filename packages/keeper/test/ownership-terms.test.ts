@@ -10,7 +10,7 @@ const OTHER = (5n << 24n) | (9n << 4n) | 2n;
 
 describe("owner terms", () => {
   it("claim above the largest term reported, in this keeper's stamp, and keep it while it holds", () => {
-    const terms = new OwnershipTerms(STAMP);
+    const terms = new OwnershipTerms(() => STAMP);
     terms.reported("b", OTHER);
     const term = terms.termFor("b", true);
     expect(epochCounter(term)).toBe(6n);
@@ -20,7 +20,7 @@ describe("owner terms", () => {
   });
 
   it("claim again above another keeper's claim reported since", () => {
-    const terms = new OwnershipTerms(STAMP);
+    const terms = new OwnershipTerms(() => STAMP);
     const first = terms.termFor("b", true);
     const taken = (epochCounter(first) + 3n) << 24n;
     terms.reported("b", taken);
@@ -29,7 +29,7 @@ describe("owner terms", () => {
   });
 
   it("send no term for a backend outside the slice, and claim anew when it comes back", () => {
-    const terms = new OwnershipTerms(STAMP);
+    const terms = new OwnershipTerms(() => STAMP);
     const first = terms.termFor("b", true);
     expect(terms.termFor("b", false)).toBe(0n);
     terms.reported("b", first);
@@ -37,7 +37,7 @@ describe("owner terms", () => {
   });
 
   it("ignore a reported term at or past 2^62", () => {
-    const terms = new OwnershipTerms(STAMP);
+    const terms = new OwnershipTerms(() => STAMP);
     terms.reported("b", 2n ** 64n - 1n);
     expect(epochCounter(terms.termFor("b", true))).toBe(1n);
   });

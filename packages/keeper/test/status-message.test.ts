@@ -20,9 +20,26 @@ const REPORT: KeeperStatus = {
       cutOff: false,
       slice: ["b0", "b1"],
       working: ["b1"],
+      leaving: false,
     },
-    { address: "127.0.0.1:7001", self: false, alive: false, cutOff: false, slice: [], working: [] },
-    { address: "127.0.0.1:7002", self: false, alive: true, cutOff: true, slice: ["b2"], working: [] },
+    {
+      address: "127.0.0.1:7001",
+      self: false,
+      alive: false,
+      cutOff: false,
+      slice: [],
+      working: [],
+      leaving: true,
+    },
+    {
+      address: "127.0.0.1:7002",
+      self: false,
+      alive: true,
+      cutOff: true,
+      slice: ["b2"],
+      working: [],
+      leaving: false,
+    },
   ],
   backends: [
     {
@@ -86,6 +103,7 @@ const REPORT: KeeperStatus = {
     { kind: "recovery", backend: "b3", state: "reading the keeper log" },
   ],
   completedRepairs: [{ id: "r0", kind: "repair", backend: "b9", entries: 1000, ms: 37, recovered: true }],
+  offRing: true,
 };
 
 /** Through the real Status serializers, as the reply crosses the wire. */
@@ -111,6 +129,7 @@ describe("Keeper.Status reply", () => {
       backends: [],
       repairs: [],
       completedRepairs: [],
+      offRing: false,
     };
     expect(JSON.stringify(overTheWire(empty))).toBe(JSON.stringify(empty));
   });

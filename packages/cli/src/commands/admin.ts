@@ -1,14 +1,16 @@
-// `binring admin add-backend ADDRESS` and `binring admin remove-backend ADDRESS`:
+// `binring admin add-backend|remove-backend|add-keeper|remove-keeper ADDRESS`:
 // membership changes of a running cluster, asked of the first keeper of the
 // cluster file that answers. With --wait the command follows the change on
 // the keepers' status until it is complete, showing the copy's progress.
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   addBackend,
+  addKeeper,
   fetchKeeperStatus,
   type KeeperStatus,
   type MembershipChange,
   removeBackend,
+  removeKeeper,
 } from "@binring/client";
 import { isBackendAddress, StatusCode, type TlsFiles } from "@binring/core";
 import type * as grpc from "@grpc/grpc-js";
@@ -18,7 +20,7 @@ import { callerTls, readClusterFile, TLS_DIR_FLAG } from "../cluster-file.js";
 import { defineCommand } from "../command.js";
 import { ProgressLine } from "../progress-line.js";
 
-const ACTIONS = ["add-backend", "remove-backend"] as const;
+const ACTIONS = ["add-backend", "remove-backend", "add-keeper", "remove-keeper"] as const;
 type Action = (typeof ACTIONS)[number];
 
 /** How often --wait asks the keepers how far the change got. */
@@ -26,15 +28,16 @@ const POLL_MS = 500;
 
 export const ADMIN = defineCommand({
   name: "admin",
-  summary: "change the cluster's membership while it runs: add-backend ADDRESS, remove-backend ADDRESS",
-  synopsis: "add-backend|remove-backend ADDRESS [options]",
+  summary:
+    "change the cluster's membership while it runs: add-backend, remove-backend, add-keeper, remove-keeper ADDRESS",
+  synopsis: "add-backend|remove-backend|add-keeper|remove-keeper ADDRESS [options]",
   flags: {
     config: { type: "string", value: "FILE", default: "binring.json", description: "the cluster file" },
     zone: { type: "string", value: "ZONE", description: "add-backend: the backend's failure domain" },
     wait: {
       type: "boolean",
       description:
-        "return once the change is complete: an added backend holds its share of bins, a removed one has left the ring",
+        "return once the change is complete: an added backend holds its share of bins, a removed one has left the ring; an added keeper owns its slice, a removed one has handed its slice over",
     },
     timeout: {
       type: "string",
@@ -53,19 +56,20 @@ export async function adminCommand(args: string[]): Promise<void> {
   const [action, address, ...extra] = positionals;
   if (!ACTIONS.includes(action as Action)) {
     throw new CliError(
-      `admin: the first argument must be add-backend or remove-backend, got ${JSON.stringify(action ?? "")}`,
+      `admin: the first argument must be one of ${ACTIONS.join(", ")}, got ${JSON.stringify(action ?? "")}`,
     );
   }
+  const kind = action?.endsWith("keeper") ? "keeper" : "backend";
   if (address === undefined || extra.length > 0) {
-    throw new CliError(`admin ${action}: give exactly one backend address (host:port)`);
+    throw new CliError(`admin ${action}: give exactly one ${kind} address (host:port)`);
   }
   if (!isBackendAddress(address)) {
     throw new CliError(
-      `admin ${action}: backend address must be "host:port", got ${JSON.stringify(address)}`,
+      `admin ${action}: ${kind} address must be "host:port", got ${JSON.stringify(address)}`,
     );
   }
-  if (action === "remove-backend" && values.zone !== undefined) {
-    throw new CliError("admin remove-backend: --zone applies to add-backend only");
+  if (action !== "add-backend" && values.zone !== undefined) {
+    throw new CliError(`admin ${action}: --zone applies to add-backend only`);
   }
   const timeoutMs = parseDuration("timeout", values.timeout);
   const config = readClusterFile(values.config);
@@ -74,10 +78,16 @@ export async function adminCommand(args: string[]): Promise<void> {
     throw new CliError(`admin ${action} needs keepers: the cluster file ${values.config} lists none`);
   }
   const started = Date.now();
-  const change = await askKeepers(config.keepers, (keeper) =>
-    action === "add-backend"
-      ? addBackend(keeper, address, values.zone ?? "", tls)
-      : removeBackend(keeper, address, tls),
+  const ask = {
+    "add-backend": (keeper: string) => addBackend(keeper, address, values.zone ?? "", tls),
+    "remove-backend": (keeper: string) => removeBackend(keeper, address, tls),
+    "add-keeper": (keeper: string) => addKeeper(keeper, address, tls),
+    "remove-keeper": (keeper: string) => removeKeeper(keeper, address, tls),
+  }[action as Action];
+  // A keeper being added only waits to be added: the others are asked.
+  const change = await askKeepers(
+    action === "add-keeper" ? config.keepers.filter((keeper) => keeper !== address) : config.keepers,
+    ask,
   );
   if (!values.json) process.stdout.write(`${describe(action as Action, address, change)}\n`);
   if (values.wait) await waitUntilDone(action as Action, address, config.keepers, tls, timeoutMs);
@@ -85,21 +95,29 @@ export async function adminCommand(args: string[]): Promise<void> {
     const waited = values.wait ? { waitedMs: Date.now() - started } : {};
     process.stdout.write(`${JSON.stringify({ action, address, ...change, ...waited })}\n`);
   } else if (values.wait) {
-    process.stdout.write(
-      `${action === "add-backend" ? `${address} holds its share of bins` : `${address} has left the ring: it may be stopped`} (${formatDuration(Date.now() - started)})\n`,
-    );
+    process.stdout.write(`${DONE[action as Action](address)} (${formatDuration(Date.now() - started)})\n`);
   }
 }
 
+const DONE: Record<Action, (address: string) => string> = {
+  "add-backend": (address) => `${address} holds its share of bins`,
+  "remove-backend": (address) => `${address} has left the ring: it may be stopped`,
+  "add-keeper": (address) => `${address} owns its slice of the backends`,
+  "remove-keeper": (address) => `${address} has left the keeper ring: it may be stopped`,
+};
+
 function describe(action: Action, address: string, change: MembershipChange): string {
-  if (action === "add-backend") {
-    return change.changed
-      ? `${address} added to the ring: its keeper empties it, then fills it with its share of bins`
-      : `${address} is already a member: nothing changed`;
+  if (!change.changed) {
+    return action.startsWith("add")
+      ? `${address} is already a member: nothing changed`
+      : `${address} is already leaving: nothing changed`;
   }
-  return change.changed
-    ? `${address} is leaving the ring: its bins are copied to their new replicas, then it leaves`
-    : `${address} is already leaving: nothing changed`;
+  return {
+    "add-backend": `${address} added to the ring: its keeper empties it, then fills it with its share of bins`,
+    "remove-backend": `${address} is leaving the ring: its bins are copied to their new replicas, then it leaves`,
+    "add-keeper": `${address} added to the keeper ring: it takes its slice of the backends over`,
+    "remove-keeper": `${address} is leaving the keeper ring: it hands its slice over, then leaves`,
+  }[action];
 }
 
 /**
@@ -134,12 +152,13 @@ async function waitUntilDone(
   const deadline = Date.now() + timeoutMs;
   let shown = "";
   for (;;) {
-    const status = await askKeepers(keepers, (keeper) => fetchKeeperStatus(keeper, undefined, tls)).catch(
+    // An added keeper is followed on its own status: it knows when it owns its slice.
+    const asked = action === "add-keeper" ? [address] : keepers;
+    const status = await askKeepers(asked, (keeper) => fetchKeeperStatus(keeper, undefined, tls)).catch(
       (error: unknown) => error as CliError,
     );
     if (!(status instanceof CliError)) {
-      const outcome =
-        action === "add-backend" ? addProgress(status, address) : removeProgress(status, address);
+      const outcome = PROGRESS[action](status, address);
       if (outcome === "done") {
         progress.finish();
         return;
@@ -162,6 +181,31 @@ async function waitUntilDone(
 interface Progress {
   text: string;
   fraction?: number;
+}
+
+const PROGRESS: Record<Action, (status: KeeperStatus, address: string) => "done" | Progress> = {
+  "add-backend": addProgress,
+  "remove-backend": removeProgress,
+  "add-keeper": addKeeperProgress,
+  "remove-keeper": removeKeeperProgress,
+};
+
+/** An added keeper (answering for itself) is done once it is on the ring and every backend has an owner again. */
+function addKeeperProgress(status: KeeperStatus): "done" | Progress {
+  if (status.offRing) return { text: `${status.address}: waiting to learn it was added` };
+  const unowned = status.backends.filter((backend) => backend.owner === null).length;
+  if (unowned === 0) return "done";
+  return { text: `${status.address}: on the keeper ring; ${unowned} backends changing owner` };
+}
+
+/** A removed keeper is done once the answering keeper lists it no more, or it answers itself from off the ring. */
+function removeKeeperProgress(status: KeeperStatus, address: string): "done" | Progress {
+  if (status.address === address) {
+    return status.offRing ? "done" : { text: `${address}: leaving, handing its slice over` };
+  }
+  const keeper = status.keepers.find((k) => k.address === address);
+  if (!keeper) return "done";
+  return { text: `${address}: leaving, ${keeper.slice.length} backends still in its slice` };
 }
 
 /** An added backend is done once it is ready and no keeper has work on it (its fill and the drops after it). */

@@ -1,10 +1,8 @@
 // `binring backend`: runs one backend until SIGTERM or SIGINT; with --join it
 // also asks the keepers to add it to the ring once it listens.
-import { setTimeout as sleep } from "node:timers/promises";
 import { DEFAULT_TOMBSTONE_TTL_MS, startBackend } from "@binring/backend";
-import { isBackendAddress, roleFiles, StatusCode, type TlsFiles } from "@binring/core";
-import type * as grpc from "@grpc/grpc-js";
-import type { Logger } from "pino";
+import { addBackend } from "@binring/client";
+import { isBackendAddress, roleFiles } from "@binring/core";
 import {
   flagName,
   formatDuration,
@@ -17,6 +15,7 @@ import {
 import { CliError } from "../cli-error.js";
 import { readClusterFile } from "../cluster-file.js";
 import { defineCommand } from "../command.js";
+import { joinRing } from "../join-ring.js";
 import { createLogger } from "../logger.js";
 import { reloadOnHangup, SERVER_SECURITY_FLAGS, serverTls } from "../server-security.js";
 import { onShutdown } from "../shutdown.js";
@@ -106,45 +105,6 @@ export const BACKEND = defineCommand({
   example: "binring backend --listen 127.0.0.1:7100 --http 127.0.0.1:7900 --redis redis://127.0.0.1:6379",
 });
 
-/** Between attempts to join while no keeper answers. */
-const JOIN_RETRY_MS = 1000;
-
-/**
- * Asks the keepers to add this backend, once one answers; a refusal (it is
- * leaving, say) is logged and ends the attempts. With TLS it calls with the
- * admin certificate of its TLS directory: only admins and keepers change membership.
- */
-async function join(
-  address: string,
-  zone: string,
-  keepers: string[],
-  tls: TlsFiles | undefined,
-  logger: Logger,
-  stopped: () => boolean,
-): Promise<void> {
-  const { addBackend } = await import("@binring/client");
-  while (!stopped()) {
-    for (const keeper of keepers) {
-      try {
-        const change = await addBackend(keeper, address, zone, tls);
-        logger.info({ keeper, address, changed: change.changed }, "joined the ring; its keeper fills it");
-        return;
-      } catch (error) {
-        const { code, details } = error as grpc.ServiceError;
-        if (code !== StatusCode.UNAVAILABLE && code !== StatusCode.DEADLINE_EXCEEDED) {
-          logger.error(
-            { keeper, address, err: details ?? (error as Error).message },
-            "the keepers refused to add this backend",
-          );
-          return;
-        }
-      }
-    }
-    logger.warn({ keepers }, "no keeper answered; trying to join again");
-    await sleep(JOIN_RETRY_MS);
-  }
-}
-
 /** --appendfsync: Redis's fsync policy, set by the backend on every connection. */
 function appendfsync(value: string | undefined): "always" | "everysec" | undefined {
   if (value === undefined || value === "always" || value === "everysec") return value;
@@ -207,14 +167,17 @@ export async function backendCommand(args: string[]): Promise<void> {
     return backend.close();
   });
   if (values.join) {
-    const adminTls = values["tls-dir"] === undefined ? undefined : roleFiles(values["tls-dir"], "admin");
-    void join(
-      values.advertise ?? backend.address,
-      values.zone ?? "",
+    const address = values.advertise ?? backend.address;
+    const zone = values.zone ?? "";
+    void joinRing({
+      what: "backend",
+      address,
       keepers,
-      adminTls,
+      // A backend's own certificate may not change membership: it joins with the admin's beside it.
+      tls: values["tls-dir"] === undefined ? undefined : roleFiles(values["tls-dir"], "admin"),
       logger,
-      () => stopping,
-    );
+      stopped: () => stopping,
+      ask: (keeper, tls) => addBackend(keeper, address, zone, tls),
+    });
   }
 }

@@ -1,10 +1,15 @@
-// `binring keeper`: runs keeper number --index of the cluster file until SIGTERM or SIGINT.
+// `binring keeper`: runs keeper number --index of the cluster file until
+// SIGTERM or SIGINT; or, with --advertise, a keeper the file does not list,
+// which acts once added to the keeper ring (with --join it asks for that
+// itself).
 import { hostname } from "node:os";
+import { addKeeper } from "@binring/client";
 import { DEFAULT_KEEPER_TIMING as DEFAULTS, type KeeperTiming, startKeeper } from "@binring/keeper";
-import { flagName, parseAddress, parseFlags, parsePositiveInt, requireFlag } from "../args.js";
+import { flagName, parseAddress, parseFlags, parsePositiveInt } from "../args.js";
 import { CliError } from "../cli-error.js";
 import { readClusterFile } from "../cluster-file.js";
 import { defineCommand, type FlagSpec } from "../command.js";
+import { joinRing } from "../join-ring.js";
 import { createLogger } from "../logger.js";
 import { reloadOnHangup, SERVER_SECURITY_FLAGS, serverTls } from "../server-security.js";
 import { onShutdown } from "../shutdown.js";
@@ -33,13 +38,29 @@ const timingFlags = Object.fromEntries(
 export const KEEPER = defineCommand({
   name: "keeper",
   summary: "run keeper number --index of the cluster file (watches, repairs and rebalances backends)",
-  synopsis: "(--index I | --index-from-hostname) [options]",
+  synopsis: "(--index I | --index-from-hostname | --advertise HOST:PORT) [options]",
   flags: {
     config: { type: "string", value: "FILE", default: "binring.json", description: "the cluster file" },
-    index: { type: "string", value: "I", description: "which keeper of the cluster file this is, from 0" },
+    index: {
+      type: "string",
+      value: "I",
+      description:
+        "which keeper of the cluster file this is, from 0; past the file's keepers, give --advertise",
+    },
     "index-from-hostname": {
       type: "boolean",
       description: "take the index from a hostname ending in -N (a StatefulSet pod)",
+    },
+    advertise: {
+      type: "string",
+      value: "HOST:PORT",
+      description:
+        "a keeper the cluster file does not list: the address the cluster reaches it at; it acts once added (binring admin add-keeper, or --join)",
+    },
+    join: {
+      type: "boolean",
+      description:
+        "once listening, ask the keepers of --config to add this keeper to the keeper ring, until one does",
     },
     listen: {
       type: "string",
@@ -63,23 +84,15 @@ export async function keeperCommand(args: string[]): Promise<void> {
   const { values } = parseFlags(KEEPER, args);
   const configPath = values.config;
   const config = readClusterFile(configPath);
-  const indexText = values["index-from-hostname"]
-    ? indexFromHostname(values.index)
-    : requireFlag("keeper", "index", values.index);
-  const index = Number(indexText);
   if (config.keepers.length === 0)
     throw new CliError(`${configPath} lists no keepers: add their addresses to "keepers"`);
-  if (!/^\d+$/.test(indexText) || index >= config.keepers.length) {
-    throw new CliError(
-      `${flagName("index")} must be between 0 and ${config.keepers.length - 1} (the keepers listed in ${configPath}), got ${JSON.stringify(indexText)}`,
-    );
-  }
+  const place = keeperPlace(values, config.keepers, configPath);
   // The cluster file names keepers as others reach them (a DNS name in Kubernetes); --listen binds elsewhere.
-  const listen = values.listen === undefined ? config.keepers[index]! : parseAddress("listen", values.listen);
+  const listen = values.listen === undefined ? place.address : parseAddress("listen", values.listen);
   const host = listen.slice(0, listen.lastIndexOf(":"));
   const httpListen = parseAddress("http", values.http ?? `${host}:0`);
   const tls = serverTls("keeper", "keeper", listen, values);
-  const logger = createLogger("keeper").child({ keeper: index });
+  const logger = createLogger("keeper").child({ keeper: place.name });
   const timing = Object.fromEntries(
     Object.entries(TIMING_FLAGS).map(([flag, [setting]]) => [
       setting,
@@ -92,10 +105,10 @@ export async function keeperCommand(args: string[]): Promise<void> {
       backends: config.backends,
       zones: config.zones,
       keepers: config.keepers,
-      index,
+      ...(place.index === undefined ? { address: place.address } : { index: place.index }),
       listen,
       httpListen,
-      name: `keeper-${index}`,
+      name: place.name,
       timing,
       logger,
       tls,
@@ -104,7 +117,67 @@ export async function keeperCommand(args: string[]): Promise<void> {
     throw new CliError(`binring keeper: ${(error as Error).message}`, 1);
   }
   reloadOnHangup(logger, tls);
-  onShutdown(logger, () => running.close());
+  let stopping = false;
+  onShutdown(logger, () => {
+    stopping = true;
+    return running.close();
+  });
+  // The file's only keeper is on the keeper ring from the start: there is nobody else to ask.
+  const others = config.keepers.filter((keeper) => keeper !== place.address);
+  if (values.join && others.length > 0) {
+    void joinRing({
+      what: "keeper",
+      address: place.address,
+      keepers: others,
+      tls,
+      logger,
+      stopped: () => stopping,
+      ask: (keeper, callTls) => addKeeper(keeper, place.address, callTls),
+    });
+  }
+}
+
+interface KeeperPlace {
+  /** The address the cluster reaches it at. */
+  address: string;
+  /** Its place in the cluster file; undefined for a keeper the file does not list. */
+  index: number | undefined;
+  name: string;
+}
+
+/** Which keeper this is: one of the cluster file's, by index, or one it does not list, by --advertise. */
+function keeperPlace(
+  values: { index?: string; "index-from-hostname"?: boolean; advertise?: string },
+  keepers: readonly string[],
+  configPath: string,
+): KeeperPlace {
+  const indexText = values["index-from-hostname"] ? indexFromHostname(values.index) : values.index;
+  if (indexText === undefined && values.advertise === undefined) {
+    throw new CliError(
+      `binring keeper: give ${flagName("index")} I, --index-from-hostname, or ${flagName("advertise")} HOST:PORT for a keeper ${configPath} does not list`,
+    );
+  }
+  if (indexText !== undefined && !/^\d+$/.test(indexText)) {
+    throw new CliError(`${flagName("index")} must be a whole number, got ${JSON.stringify(indexText)}`);
+  }
+  const index = indexText === undefined ? undefined : Number(indexText);
+  if (index !== undefined && index < keepers.length) {
+    if (values.advertise !== undefined && values.advertise !== keepers[index]) {
+      throw new CliError(
+        `${flagName("advertise")} ${values.advertise} contradicts ${configPath}, which lists keeper ${index} as ${keepers[index]}`,
+      );
+    }
+    return { address: keepers[index]!, index, name: `keeper-${index}` };
+  }
+  if (values.advertise === undefined) {
+    throw new CliError(
+      `${flagName("index")} must be between 0 and ${keepers.length - 1} (the keepers listed in ${configPath}), got ${JSON.stringify(indexText)}; a keeper the file does not list needs ${flagName("advertise")} HOST:PORT`,
+    );
+  }
+  const address = parseAddress("advertise", values.advertise);
+  const listed = keepers.indexOf(address);
+  if (listed >= 0) return { address, index: listed, name: `keeper-${listed}` };
+  return { address, index: undefined, name: index === undefined ? `keeper-${address}` : `keeper-${index}` };
 }
 
 /** A StatefulSet pod's ordinal, the number its hostname ends with: keeper-2 is keeper 2. */

@@ -34,16 +34,23 @@ export const STATUS = defineCommand({
   example: "binring status --watch --interval 1s",
 });
 
-/** The status from the first keeper that answers. */
+/**
+ * The status from the first keeper on the keeper ring that answers; from a
+ * keeper off it (removed, or not added yet) only when no other answers.
+ */
 async function fetchStatus(keepers: string[], tls: TlsFiles | undefined): Promise<KeeperStatus> {
   const failures: string[] = [];
+  let offRing: KeeperStatus | undefined;
   for (const keeper of keepers) {
     try {
-      return await fetchKeeperStatus(keeper, undefined, tls);
+      const status = await fetchKeeperStatus(keeper, undefined, tls);
+      if (!status.offRing) return status;
+      offRing ??= status;
     } catch (error) {
       failures.push(`${keeper}: ${(error as grpc.ServiceError).details ?? (error as Error).message}`);
     }
   }
+  if (offRing) return offRing;
   throw new CliError(`no keeper answered (${failures.join("; ")})`, 1);
 }
 
@@ -116,7 +123,7 @@ function render(status: KeeperStatus): string {
   const keepers = [["KEEPER", "ALIVE", "SLICE", "WORKING ON"]];
   for (const k of status.keepers) {
     keepers.push([
-      `${k.address}${k.self ? " (answering)" : ""}`,
+      `${k.address}${k.self ? " (answering)" : ""}${k.leaving ? " (leaving)" : ""}`,
       k.cutOff ? "yes, cut off from this keeper" : k.alive ? "yes" : "no",
       k.slice.length === 0 ? "-" : k.slice.join(" "),
       k.working.length === 0 ? "-" : k.working.join(" "),
@@ -130,7 +137,8 @@ function render(status: KeeperStatus): string {
             r.state === "running" ? `  ${runningRepair(r)}` : `  ${r.kind} ${r.backend}: ${r.state}`,
           )
           .join("\n")}`;
-  return `keeper ${status.keeper}, view epoch ${status.epoch}\n${textTable(keepers)}\n\n${textTable(rows)}\n${repairs}`;
+  const place = status.offRing ? " (off the keeper ring: it acts on nothing until added)" : "";
+  return `keeper ${status.keeper}${place}, view epoch ${status.epoch}\n${textTable(keepers)}\n\n${textTable(rows)}\n${repairs}`;
 }
 
 /**

@@ -2,6 +2,7 @@ import type * as grpc from '@grpc/grpc-js';
 import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-loader';
 
 import type { AddBackendRequest as _binring_v1_AddBackendRequest, AddBackendRequest__Output as _binring_v1_AddBackendRequest__Output } from './binring/v1/AddBackendRequest.js';
+import type { AddKeeperRequest as _binring_v1_AddKeeperRequest, AddKeeperRequest__Output as _binring_v1_AddKeeperRequest__Output } from './binring/v1/AddKeeperRequest.js';
 import type { ApplyReply as _binring_v1_ApplyReply, ApplyReply__Output as _binring_v1_ApplyReply__Output } from './binring/v1/ApplyReply.js';
 import type { ApplyRequest as _binring_v1_ApplyRequest, ApplyRequest__Output as _binring_v1_ApplyRequest__Output } from './binring/v1/ApplyRequest.js';
 import type { BackendView as _binring_v1_BackendView, BackendView__Output as _binring_v1_BackendView__Output } from './binring/v1/BackendView.js';
@@ -40,6 +41,7 @@ import type { OperationResult as _binring_v1_OperationResult, OperationResult__O
 import type { PatternRequest as _binring_v1_PatternRequest, PatternRequest__Output as _binring_v1_PatternRequest__Output } from './binring/v1/PatternRequest.js';
 import type { PublishedBackend as _binring_v1_PublishedBackend, PublishedBackend__Output as _binring_v1_PublishedBackend__Output } from './binring/v1/PublishedBackend.js';
 import type { RemoveBackendRequest as _binring_v1_RemoveBackendRequest, RemoveBackendRequest__Output as _binring_v1_RemoveBackendRequest__Output } from './binring/v1/RemoveBackendRequest.js';
+import type { RemoveKeeperRequest as _binring_v1_RemoveKeeperRequest, RemoveKeeperRequest__Output as _binring_v1_RemoveKeeperRequest__Output } from './binring/v1/RemoveKeeperRequest.js';
 import type { RingRange as _binring_v1_RingRange, RingRange__Output as _binring_v1_RingRange__Output } from './binring/v1/RingRange.js';
 import type { ScanRequest as _binring_v1_ScanRequest, ScanRequest__Output as _binring_v1_ScanRequest__Output } from './binring/v1/ScanRequest.js';
 import type { SetRequest as _binring_v1_SetRequest, SetRequest__Output as _binring_v1_SetRequest__Output } from './binring/v1/SetRequest.js';
@@ -66,6 +68,7 @@ export interface ProtoGrpcType {
   binring: {
     v1: {
       AddBackendRequest: MessageTypeDefinition<_binring_v1_AddBackendRequest, _binring_v1_AddBackendRequest__Output>
+      AddKeeperRequest: MessageTypeDefinition<_binring_v1_AddKeeperRequest, _binring_v1_AddKeeperRequest__Output>
       ApplyReply: MessageTypeDefinition<_binring_v1_ApplyReply, _binring_v1_ApplyReply__Output>
       ApplyRequest: MessageTypeDefinition<_binring_v1_ApplyRequest, _binring_v1_ApplyRequest__Output>
       BackendState: EnumTypeDefinition
@@ -111,6 +114,7 @@ export interface ProtoGrpcType {
       LeaseGrant: MessageTypeDefinition<_binring_v1_LeaseGrant, _binring_v1_LeaseGrant__Output>
       ListGetReply: MessageTypeDefinition<_binring_v1_ListGetReply, _binring_v1_ListGetReply__Output>
       ListGetRequest: MessageTypeDefinition<_binring_v1_ListGetRequest, _binring_v1_ListGetRequest__Output>
+      MemberKind: EnumTypeDefinition
       MemberRecord: MessageTypeDefinition<_binring_v1_MemberRecord, _binring_v1_MemberRecord__Output>
       MemberStatus: EnumTypeDefinition
       MembershipReply: MessageTypeDefinition<_binring_v1_MembershipReply, _binring_v1_MembershipReply__Output>
@@ -121,6 +125,7 @@ export interface ProtoGrpcType {
       PublishedBackend: MessageTypeDefinition<_binring_v1_PublishedBackend, _binring_v1_PublishedBackend__Output>
       Readiness: EnumTypeDefinition
       RemoveBackendRequest: MessageTypeDefinition<_binring_v1_RemoveBackendRequest, _binring_v1_RemoveBackendRequest__Output>
+      RemoveKeeperRequest: MessageTypeDefinition<_binring_v1_RemoveKeeperRequest, _binring_v1_RemoveKeeperRequest__Output>
       RingRange: MessageTypeDefinition<_binring_v1_RingRange, _binring_v1_RingRange__Output>
       ScanRequest: MessageTypeDefinition<_binring_v1_ScanRequest, _binring_v1_ScanRequest__Output>
       SetRequest: MessageTypeDefinition<_binring_v1_SetRequest, _binring_v1_SetRequest__Output>

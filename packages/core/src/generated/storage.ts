@@ -69,6 +69,7 @@ export interface ProtoGrpcType {
       KeysReply: MessageTypeDefinition<_binring_v1_KeysReply, _binring_v1_KeysReply__Output>
       ListGetReply: MessageTypeDefinition<_binring_v1_ListGetReply, _binring_v1_ListGetReply__Output>
       ListGetRequest: MessageTypeDefinition<_binring_v1_ListGetRequest, _binring_v1_ListGetRequest__Output>
+      MemberKind: EnumTypeDefinition
       MemberRecord: MessageTypeDefinition<_binring_v1_MemberRecord, _binring_v1_MemberRecord__Output>
       MemberStatus: EnumTypeDefinition
       Operation: MessageTypeDefinition<_binring_v1_Operation, _binring_v1_Operation__Output>

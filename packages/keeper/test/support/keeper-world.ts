@@ -29,8 +29,11 @@ export class KeeperWorld {
   readonly #stallWhen = new Map<number, (address: string, call: string, detail: unknown) => boolean>();
   #seq = 0;
 
+  /** The cluster file's keepers: the first ones of keeperAddresses; the rest are spares, to be added. */
+  readonly fileKeepers: string[];
+
   constructor(
-    options: { backends: number; keepers: number },
+    options: { backends: number; keepers: number; spareKeepers?: number },
     private readonly timing: Partial<KeeperTiming> = {},
   ) {
     for (let i = 0; i < options.backends; i++) {
@@ -38,7 +41,11 @@ export class KeeperWorld {
       this.backends.set(address, new InProcessBackend(address, this.clock));
     }
     this.seed = [...this.backends.keys()];
-    this.keeperAddresses = Array.from({ length: options.keepers }, (_, i) => `127.0.0.1:${7700 + i}`);
+    this.keeperAddresses = Array.from(
+      { length: options.keepers + (options.spareKeepers ?? 0) },
+      (_, i) => `127.0.0.1:${7700 + i}`,
+    );
+    this.fileKeepers = this.keeperAddresses.slice(0, options.keepers);
     this.#keepers = this.keeperAddresses.map(() => undefined);
   }
 
@@ -67,12 +74,13 @@ export class KeeperWorld {
     return keeper;
   }
 
-  /** Starts keeper `index` as a new process. */
+  /** Starts keeper `index` as a new process (a spare one acts once added to the keeper ring). */
   startKeeper(index: number): Keeper {
+    const inFile = index < this.fileKeepers.length;
     const keeper = new Keeper({
       backends: this.seed,
-      keepers: this.keeperAddresses,
-      index,
+      keepers: this.fileKeepers,
+      ...(inFile ? { index } : { address: this.keeperAddresses[index] }),
       name: `keeper-${index}`,
       timing: this.timing,
       ports: this.#ports(index),
@@ -127,8 +135,9 @@ export class KeeperWorld {
     this.#isolated.delete(index);
   }
 
+  /** Starts the cluster file's keepers. */
   startAll(): void {
-    for (let i = 0; i < this.keeperAddresses.length; i++) this.startKeeper(i);
+    for (let i = 0; i < this.fileKeepers.length; i++) this.startKeeper(i);
   }
 
   /** Advances the clock in small steps until `done` holds; fails after `withinMs` of fake time. */

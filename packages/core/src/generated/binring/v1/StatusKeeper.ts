@@ -22,6 +22,10 @@ export interface StatusKeeper {
    * wait for the two to hear each other again.
    */
   'cutOff'?: (boolean);
+  /**
+   * taken off the keeper ring, still handing its slice over
+   */
+  'leaving'?: (boolean);
 }
 
 export interface StatusKeeper__Output {
@@ -45,4 +49,8 @@ export interface StatusKeeper__Output {
    * wait for the two to hear each other again.
    */
   'cutOff': (boolean);
+  /**
+   * taken off the keeper ring, still handing its slice over
+   */
+  'leaving': (boolean);
 }

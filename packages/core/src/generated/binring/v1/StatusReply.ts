@@ -35,6 +35,11 @@ export interface StatusReply {
    * the last ten finished, oldest first
    */
   'completedRepairs'?: (_binring_v1_StatusCompletedRepair)[];
+  /**
+   * the answering keeper is on no keeper ring (not added yet, or removed): it
+   * acts on nothing and only learns the membership, waiting to be added
+   */
+  'offRing'?: (boolean);
 }
 
 /**
@@ -66,4 +71,9 @@ export interface StatusReply__Output {
    * the last ten finished, oldest first
    */
   'completedRepairs': (_binring_v1_StatusCompletedRepair__Output)[];
+  /**
+   * the answering keeper is on no keeper ring (not added yet, or removed): it
+   * acts on nothing and only learns the membership, waiting to be added
+   */
+  'offRing': (boolean);
 }

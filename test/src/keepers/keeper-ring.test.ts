@@ -1,0 +1,94 @@
+// The keeper ring changed from the command line, on real processes: a keeper
+// the cluster file does not list, started with `binring keeper --advertise
+// --join`, takes its slice; `binring admin remove-keeper --wait` takes one of
+// the file's keepers off the ring, after which it can be killed with nothing
+// taken over; a client built from the original file goes on reading and
+// writing; refusals are one line and change nothing.
+import { BinClient } from "@binring/client";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  ChildProcess,
+  CLI_MAIN,
+  freePort,
+  keeperStatus,
+  LocalCluster,
+  runCli,
+  waitForKeepersSettled,
+} from "../support/index.js";
+
+let cluster: LocalCluster | undefined;
+const extra: ChildProcess[] = [];
+const clients: BinClient[] = [];
+afterAll(async () => {
+  for (const client of clients) await client.close();
+  for (const child of extra) await child.kill("SIGKILL");
+  await cluster?.stop();
+});
+
+const BINS = 60;
+
+describe("binring keeper --join and binring admin add-keeper / remove-keeper", () => {
+  it("grows the keeper ring by a keeper the file does not list, then shrinks it by one the file does", async () => {
+    cluster = await LocalCluster.start({ backends: 4, keepers: 2 });
+    const c = cluster;
+    const https = await Promise.all(
+      c.keeperProcesses.map(async (child) => (await child!.waitForLine(/"http":"([^"]+)"/))[1]!),
+    );
+    const ready = Object.fromEntries(c.addresses.map((address) => [address, "ready"]));
+    await waitForKeepersSettled(https, ready);
+    const client = await BinClient.fromConfig(c.configPath, { viewRefreshMs: 200 });
+    clients.push(client);
+    for (let i = 0; i < BINS; i++) await client.bin(`r${i}`).set("k", `v${i}`);
+
+    // Refusals: one line each, nothing recorded.
+    const nobody = await runCli(["admin", "add-keeper", "127.0.0.1:1", "--config", c.configPath]);
+    expect(nobody.code).toBe(1);
+    expect(nobody.stderr.trim().split("\n")).toHaveLength(1);
+    expect(nobody.stderr).toMatch(/no keeper answers at 127\.0\.0\.1:1: nothing recorded/);
+    const stranger = await runCli(["admin", "remove-keeper", "127.0.0.1:2", "--config", c.configPath]);
+    expect(stranger.code).toBe(1);
+    expect(stranger.stderr).toMatch(/"127\.0\.0\.1:2" is not a keeper of this cluster/);
+    expect((await keeperStatus(https[0]!)).keepers).toHaveLength(2);
+
+    const address = `127.0.0.1:${await freePort()}`;
+    const started = await ChildProcess.spawn(
+      "keeper-added",
+      process.execPath,
+      [CLI_MAIN, "keeper", "--config", c.configPath, "--advertise", address, "--join"],
+      { readyLine: /"http":"([^"]+)"/ },
+    );
+    extra.push(started.child);
+    const addedHttp = started.match[1]!;
+    await started.child.waitForLine(/joined the keeper ring/, 20_000);
+    const grown = await waitForKeepersSettled([...https, addedHttp], ready, 30_000);
+    const added = grown[2]!;
+    expect(added.offRing).toBe(false);
+    expect(added.keepers.map((k) => k.address).sort()).toEqual([...c.keepers, address].sort());
+    expect(added.keepers.find((k) => k.self)!.slice.length).toBeGreaterThan(0);
+
+    const removed = c.keepers[0]!;
+    const remove = await runCli(
+      ["admin", "remove-keeper", removed, "--config", c.configPath, "--wait", "--json", "--timeout", "60s"],
+      { timeoutMs: 70_000 },
+    );
+    expect(remove.code, remove.stderr).toBe(0);
+    expect(JSON.parse(remove.stdout)).toMatchObject({
+      action: "remove-keeper",
+      address: removed,
+      changed: true,
+    });
+    expect((await keeperStatus(https[0]!)).offRing).toBe(true);
+
+    // Off the ring it owns nothing: killing it moves no slice and takes nothing over.
+    await c.killKeeper(0);
+    const shrunk = await waitForKeepersSettled([https[1]!, addedHttp], ready, 30_000);
+    for (const status of shrunk) {
+      expect(status.keepers.map((k) => k.address).sort()).toEqual([c.keepers[1]!, address].sort());
+    }
+
+    // The client built from the original file (keeper 0 listed first) reads everything and writes on.
+    for (let i = 0; i < BINS; i++) expect(await client.bin(`r${i}`).get("k")).toBe(`v${i}`);
+    await client.bin("after").set("k", "written");
+    expect(await client.bin("after").get("k")).toBe("written");
+  }, 150_000);
+});
