@@ -2,11 +2,14 @@
 // (the membership: backends join and leave while the cluster runs), which are
 // dead (and which of those are still being repaired), and the epoch of that
 // view. Refreshed from any reachable keeper every few seconds and at once
-// (rate-limited) when a call fails; without keepers it stays empty and the
-// client works from its cluster file's backends and its own reachability table.
+// (rate-limited) when a call fails: the cluster file's keepers, and those the
+// views list (keepers join and leave too). Without keepers it stays empty and
+// the client works from its cluster file's backends and its own reachability
+// table.
 import {
   type ClusterView__Output,
   clientSecurity,
+  isBackendAddress,
   type KeeperClient,
   loadProtocol,
   type TlsFiles,
@@ -38,6 +41,9 @@ export interface ClusterViewOptions {
 
 const KEEPER_CALL_TIMEOUT_MS = 1000;
 
+/** A view lists at most this many keepers (the keeper ring's size); more is not a keeper's view. */
+const MAX_FOLLOWED_KEEPERS = 16;
+
 export class ClusterView {
   /** Epoch of the newest view received; 0n until one arrived (no fencing). */
   epoch = 0n;
@@ -46,24 +52,16 @@ export class ClusterView {
   #membersKey = "";
   #dead = new Set<string>();
   #repairing = new Set<string>();
-  readonly #keepers: KeeperClient[];
+  /** Keepers asked for views: the cluster file's, then those the views list (keepers added at runtime). */
+  readonly #keepers = new Map<string, KeeperClient>();
   #next = 0;
   #refreshing: Promise<void> | undefined;
   #lastRefreshAt = 0;
   #timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: ClusterViewOptions) {
-    const Keeper = loadProtocol().Keeper;
-    const security = clientSecurity(options.tls, "keeper");
-    this.#keepers = options.keepers.map(
-      (address) =>
-        new Keeper(address, security.credentials, {
-          ...security.options,
-          "grpc.initial_reconnect_backoff_ms": 100,
-          "grpc.max_reconnect_backoff_ms": 1000,
-        }),
-    );
-    if (this.#keepers.length > 0) {
+    for (const address of options.keepers) this.#follow(address);
+    if (this.#keepers.size > 0) {
       this.#timer = setInterval(() => void this.refresh(), options.refreshIntervalMs);
       this.#timer.unref();
       void this.refresh();
@@ -71,7 +69,12 @@ export class ClusterView {
   }
 
   get hasKeepers(): boolean {
-    return this.#keepers.length > 0;
+    return this.#keepers.size > 0;
+  }
+
+  /** The keepers this client asks for views, in the order it asks them. */
+  get keepers(): string[] {
+    return [...this.#keepers.keys()];
   }
 
   isDead(address: string): boolean {
@@ -84,7 +87,7 @@ export class ClusterView {
 
   /** Fetches the view from the first keeper that answers; a no-op without keepers or when one just ran. */
   refresh(): Promise<void> {
-    if (this.#keepers.length === 0) return Promise.resolve();
+    if (this.#keepers.size === 0) return Promise.resolve();
     if (this.#refreshing) return this.#refreshing;
     if (performance.now() - this.#lastRefreshAt < this.options.minRefreshGapMs) return Promise.resolve();
     this.#refreshing = this.#fetch().finally(() => {
@@ -95,8 +98,9 @@ export class ClusterView {
   }
 
   async #fetch(): Promise<void> {
-    for (let tried = 0; tried < this.#keepers.length; tried++) {
-      const keeper = this.#keepers[this.#next % this.#keepers.length]!;
+    const keepers = [...this.#keepers.values()];
+    for (let tried = 0; tried < keepers.length; tried++) {
+      const keeper = keepers[this.#next % keepers.length]!;
       try {
         this.#apply(await getView(keeper));
         return;
@@ -123,6 +127,7 @@ export class ClusterView {
       this.options.logger.debug({ backends: members.length }, "ring membership from the keepers");
       this.options.onMembers(members);
     }
+    this.#followKeepers(view.keepers);
     const dead = view.backends.filter((b) => b.state === "BACKEND_STATE_DEAD");
     this.#dead = new Set(dead.map((b) => b.address));
     this.#repairing = new Set(dead.filter((b) => b.repairing).map((b) => b.address));
@@ -134,7 +139,35 @@ export class ClusterView {
 
   close(): void {
     if (this.#timer) clearInterval(this.#timer);
-    for (const keeper of this.#keepers) keeper.close();
+    for (const keeper of this.#keepers.values()) keeper.close();
+  }
+
+  /**
+   * Asks the keepers a view lists from now on, beside the cluster file's; a
+   * keeper learned from an earlier view and listed no more is dropped.
+   */
+  #followKeepers(listed: readonly string[]): void {
+    const bounded = listed.slice(0, MAX_FOLLOWED_KEEPERS).filter(isBackendAddress);
+    for (const address of bounded) this.#follow(address);
+    for (const [address, keeper] of this.#keepers) {
+      if (!this.options.keepers.includes(address) && !bounded.includes(address)) {
+        keeper.close();
+        this.#keepers.delete(address);
+      }
+    }
+  }
+
+  #follow(address: string): void {
+    if (this.#keepers.has(address)) return;
+    const security = clientSecurity(this.options.tls, "keeper");
+    this.#keepers.set(
+      address,
+      new (loadProtocol().Keeper)(address, security.credentials, {
+        ...security.options,
+        "grpc.initial_reconnect_backoff_ms": 100,
+        "grpc.max_reconnect_backoff_ms": 1000,
+      }),
+    );
   }
 }
 

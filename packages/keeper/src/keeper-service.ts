@@ -41,6 +41,7 @@ export function addKeeperService(server: grpc.Server, keeper: Keeper): void {
           zone,
           leaving,
         })),
+        keepers: keeper.keepers(),
       });
     },
     Status: (_call, callback) => {

@@ -293,6 +293,14 @@ export class Keeper {
     return this.#keeperRing.remove(address);
   }
 
+  /** The keepers on the keeper ring and those leaving it: a view lists them for clients to follow. */
+  keepers(): string[] {
+    return this.#state.view
+      .keeperRecords()
+      .filter((record) => record.status !== "removed")
+      .map((record) => record.address);
+  }
+
   /** On the keeper ring, leaving it, or off it (acting on nothing, waiting to be added). */
   get ringStatus(): "member" | "leaving" | "off-ring" {
     return this.#state.selfStatus;

@@ -9,6 +9,11 @@ import type { Long } from '@grpc/proto-loader';
 export interface ClusterView {
   'epoch'?: (number | string | Long);
   'backends'?: (_binring_v1_BackendView)[];
+  /**
+   * the keepers on the keeper ring and those leaving it: clients ask them for
+   * views too, so a client follows keepers added after its cluster file
+   */
+  'keepers'?: (string)[];
 }
 
 /**
@@ -17,4 +22,9 @@ export interface ClusterView {
 export interface ClusterView__Output {
   'epoch': (string);
   'backends': (_binring_v1_BackendView__Output)[];
+  /**
+   * the keepers on the keeper ring and those leaving it: clients ask them for
+   * views too, so a client follows keepers added after its cluster file
+   */
+  'keepers': (string)[];
 }
