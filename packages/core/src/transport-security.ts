@@ -164,7 +164,7 @@ export function clientSecurity(
         const role = certificateRole(certificate);
         if (role === serverRole) return undefined;
         return new Error(
-          `the server presented ${role === undefined ? "a certificate without a binring role" : `a ${role} certificate`}, not a ${serverRole} certificate`,
+          `the server presented ${role === undefined ? "a certificate without a binring role" : `${withArticle(role)} certificate`}, not ${withArticle(serverRole)} certificate`,
         );
       },
     }),
@@ -212,9 +212,16 @@ function denialOf(
   const allowed = policy[service] ?? [];
   const role = certificateRole({ subject });
   if (role !== undefined && (allowed as readonly string[]).includes(role)) return undefined;
-  const needs = allowed.length > 0 ? `a ${allowed.join(", ")} certificate` : "a role no certificate has";
-  const has = role === undefined ? "a certificate without a binring role" : `a ${role} certificate`;
+  const needs =
+    allowed.length > 0 ? `${withArticle(allowed.join(" or "))} certificate` : "a role no certificate has";
+  const has =
+    role === undefined ? "a certificate without a binring role" : `${withArticle(role)} certificate`;
   return `permission denied: ${service.replace(/^binring\.v1\./, "")}.${call} needs ${needs}; the caller presented ${has}`;
+}
+
+/** "an admin", "a keeper". */
+function withArticle(words: string): string {
+  return `${/^[aeiou]/.test(words) ? "an" : "a"} ${words}`;
 }
 
 function firstOf(value: string | string[] | undefined): string | undefined {

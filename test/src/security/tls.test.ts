@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BackendChannel, BinClient, fetchKeeperStatus } from "@binring/client";
+import { BackendChannel, BinClient, fetchKeeperStatus, removeKeeper } from "@binring/client";
 import { PermissionDeniedError, roleFiles, type TlsFiles } from "@binring/core";
 import { PeerChannel } from "@binring/keeper";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -135,6 +135,9 @@ describe("a client certificate", () => {
     expect((beat as { code?: number }).code).toBe(7);
     expect(beat.message).toContain("KeeperPeer.Beat needs a keeper certificate");
     peer.close();
+    const change = await failure(removeKeeper(cluster.keepers[0]!, cluster.keepers[0]!, tls));
+    expect((change as { code?: number }).code).toBe(7);
+    expect(change.message).toContain("KeeperAdmin.RemoveKeeper needs an admin or keeper certificate");
 
     // A server is checked by its role too: a keeper's address does not pass for a backend's.
     const misdirected = new BackendChannel(cluster.keepers[0]!, { tls, callTimeoutMs: 1500 });
