@@ -4,9 +4,11 @@
 // tini). Only what is cluster-specific is mapped to this machine: ports to free
 // ones, the data directory and the cluster file to temporary ones, Secrets to
 // values made here (certificates by `binring certs`, laid out as the kubelet
-// lays out a secret volume, so a renewal swaps them the way it does). The
-// keeper runs with hostname keeper-1 (a UTS namespace), as a StatefulSet pod
-// would, and takes its index from it.
+// lays out a secret volume, so a renewal swaps them the way it does), the
+// pod's name and namespace (downward API) to those of a pod of the overlay,
+// and the addresses the pods advertise to ones reachable here. The keeper runs
+// with hostname keeper-1 (a UTS namespace), as a StatefulSet pod would, and
+// takes its index from it; the backend joins the ring through it.
 import {
   copyFileSync,
   mkdirSync,
@@ -34,7 +36,11 @@ import { type K8sObject, podSpec, renderKustomization } from "./kustomize.js";
 
 interface Container {
   args: string[];
-  env: { name: string; value?: string; valueFrom?: { secretKeyRef: { name: string; key: string } } }[];
+  env: {
+    name: string;
+    value?: string;
+    valueFrom?: { secretKeyRef?: { name: string; key: string }; fieldRef?: { fieldPath: string } };
+  }[];
   volumeMounts: { name: string; mountPath: string }[];
   readinessProbe: { httpGet?: { path: string } };
 }
@@ -52,19 +58,35 @@ const shippedClusterFile = JSON.parse(
 const expand = (text: string, env: Record<string, string>) =>
   text.replace(/\$\((\w+)\)/g, (whole, name: string) => env[name] ?? whole);
 
+/** The pod a container runs in, as the downward API gives it. */
+interface Pod {
+  name: string;
+  namespace: string;
+}
+
 /**
- * The container's environment as the kubelet makes it (values expanded, Secret
- * keys from `secrets`, "SECRET/KEY"), then the names in `map` mapped to this machine.
+ * The container's environment as the kubelet makes it in `pod` (values expanded,
+ * Secret keys from `secrets`, "SECRET/KEY", the pod's name and namespace from
+ * fieldRefs), then the names in `map` mapped to this machine.
  */
 function environment(
   container: Container,
   secrets: Record<string, string>,
   map: Record<string, string | ((value: string) => string)>,
+  pod?: Pod,
 ): Record<string, string> {
   const env: Record<string, string> = {};
   for (const { name, value, valueFrom } of container.env) {
     const ref = valueFrom?.secretKeyRef;
-    env[name] = ref ? secrets[`${ref.name}/${ref.key}`]! : expand(value!, env);
+    const field = valueFrom?.fieldRef?.fieldPath;
+    if (field !== undefined) {
+      const fields: Record<string, string | undefined> = {
+        "metadata.name": pod?.name,
+        "metadata.namespace": pod?.namespace,
+      };
+      if (fields[field] === undefined) throw new Error(`${name}: fieldRef ${field} needs the pod here`);
+      env[name] = fields[field]!;
+    } else env[name] = ref ? secrets[`${ref.name}/${ref.key}`]! : expand(value!, env);
   }
   for (const [name, value] of Object.entries(map)) {
     expect(env, `the manifest sets ${name}`).toHaveProperty(name);
@@ -79,7 +101,7 @@ function environment(
  * file a link through `..data`. update() writes them anew and swaps `..data`.
  */
 function secretVolume(workload: K8sObject, container: Container, source: string, dir: string) {
-  const tlsDir = environment(container, {}, {}).BINRING_TLS_DIR!;
+  const tlsDir = container.env.find((e) => e.name === "BINRING_TLS_DIR")!.value!;
   const mount = container.volumeMounts.find((m) => m.mountPath === tlsDir)!;
   const { secret } = podSpec(workload).volumes.find((v: { name: string }) => v.name === mount.name);
   const items: { key: string; path: string }[] = secret.items;
@@ -138,16 +160,37 @@ describe("the image's entry point, run as the manifests run it", () => {
     started.push({ stop: () => redis.child.kill("SIGTERM") });
     expect(await unauthenticatedPing(redisPort)).toMatch(/^-NOAUTH/);
 
-    // The backend: 0.0.0.0 as shipped, which it serves only with TLS.
+    // The backend: 0.0.0.0 as shipped, which it serves only with TLS. It joins the ring (--join) through the
+    // keepers of its cluster file, here the keeper started below, under the name it advertises: pod
+    // backend-0's in the overlay's namespace, which the shipped file lists, mapped to its address here.
     const backendContainer = containerOf(backendWorkload, "backend");
     const backendTls = secretVolume(backendWorkload, backendContainer, certs, join(work, "backend-tls"));
     const [backendPort, backendHttpPort] = [await freePort(), await freePort()];
-    const backendEnv = environment(backendContainer, secrets, {
-      BINRING_LISTEN: (listen) => listen.replace(/:\d+$/, `:${backendPort}`),
-      BINRING_HTTP: `127.0.0.1:${backendHttpPort}`,
-      BINRING_REDIS: (url) => url.replace(/:6379$/, `:${redisPort}`),
-      BINRING_TLS_DIR: backendTls.dir,
-    });
+    const [keeperPort, httpPort] = [await freePort(), await freePort()];
+    const backendAddress = `127.0.0.1:${backendPort}`;
+    const joinFile = join(work, "backend-binring.json");
+    writeFileSync(
+      joinFile,
+      JSON.stringify({ backends: [backendAddress], keepers: [`127.0.0.1:${keeperPort}`] }),
+    );
+    const namespace = backendWorkload.metadata.namespace!;
+    const backendEnv = environment(
+      backendContainer,
+      secrets,
+      {
+        BINRING_LISTEN: (listen) => listen.replace(/:\d+$/, `:${backendPort}`),
+        BINRING_HTTP: `127.0.0.1:${backendHttpPort}`,
+        BINRING_REDIS: (url) => url.replace(/:6379$/, `:${redisPort}`),
+        BINRING_TLS_DIR: backendTls.dir,
+        BINRING_CONFIG: joinFile,
+        BINRING_ADVERTISE: (advertised) => {
+          expect(advertised).toBe(shippedClusterFile.backends[0]);
+          return backendAddress;
+        },
+      },
+      { name: "backend-0", namespace },
+    );
+    expect(backendEnv.BINRING_JOIN).toBe("true");
     expect(backendEnv.BINRING_LISTEN).toBe(`0.0.0.0:${backendPort}`);
     expect(backendEnv.BINRING_REDIS).toBe(
       `redis://:${secrets["binring-redis/password"]}@127.0.0.1:${redisPort}`,
@@ -167,7 +210,6 @@ describe("the image's entry point, run as the manifests run it", () => {
       },
     );
     started.push({ stop: () => backend.child.kill("SIGTERM") });
-    const backendAddress = `127.0.0.1:${backendPort}`;
     // What the manifest's scrape annotations point Prometheus at.
     expect((await fetch(`http://127.0.0.1:${backendHttpPort}/metrics`)).status).toBe(200);
 
@@ -191,13 +233,23 @@ describe("the image's entry point, run as the manifests run it", () => {
         tls,
       }),
     );
-    const [keeperPort, httpPort] = [await freePort(), await freePort()];
-    const keeperEnv = environment(keeperContainer, secrets, {
-      BINRING_CONFIG: configPath,
-      BINRING_LISTEN: (listen) => listen.replace(/:\d+$/, `:${keeperPort}`),
-      BINRING_HTTP: `127.0.0.1:${httpPort}`,
-      BINRING_TLS_DIR: keeperTls.dir,
-    });
+    const keeperEnv = environment(
+      keeperContainer,
+      secrets,
+      {
+        BINRING_CONFIG: configPath,
+        BINRING_LISTEN: (listen) => listen.replace(/:\d+$/, `:${keeperPort}`),
+        BINRING_HTTP: `127.0.0.1:${httpPort}`,
+        BINRING_TLS_DIR: keeperTls.dir,
+        // Pod keeper-1 advertises the name the shipped file gives it; the file here names it .invalid.
+        BINRING_ADVERTISE: (advertised) => {
+          expect(advertised).toBe(shippedClusterFile.keepers[1]);
+          return "keeper-1.keeper.invalid:7600";
+        },
+      },
+      { name: "keeper-1", namespace },
+    );
+    expect(keeperEnv.BINRING_JOIN).toBe("true");
     const keeper = await ChildProcess.spawn(
       "keeper",
       "unshare",
@@ -220,7 +272,9 @@ describe("the image's entry point, run as the manifests run it", () => {
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ ok: true, keeper: "keeper-1" });
 
-    // The keeper reaches the backend with its certificate and makes it ready.
+    // The backend's join reaches the keeper with the admin certificate of its volume (it is a seed of the
+    // keeper's file, so nothing changes); the keeper reaches the backend with its certificate, makes it ready.
+    await backend.child.waitForLine(/"msg":"joined the ring"/, 20_000);
     await waitFor(
       "the keeper to report the backend ready",
       async () => (await keeperStatus(`127.0.0.1:${httpPort}`)).backends.find((b) => b.state === "ready"),

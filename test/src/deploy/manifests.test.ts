@@ -1,13 +1,15 @@
 // deploy/k8s: every rendered manifest validates against the Kubernetes schema,
 // and the pieces agree with each other and with the binring CLI: Services
 // select the StatefulSets' pods, ports match the flags, probes hit what the
-// processes serve, Prometheus is pointed at each process's metrics port, and
-// the cluster file names the pods the StatefulSets make. Security: every
+// processes serve, Prometheus is pointed at each process's metrics port, the
+// cluster file (the seed) names the pods the StatefulSets make, and every pod
+// joins under the name the file gives it, so scale.sh changes only the counts
+// and refuses a scale-down that skips the drain. Security: every
 // backend and keeper serves mutual TLS with its role's certificate from Secret
 // binring-tls, each Redis wants the password from Secret binring-redis, and the
 // NetworkPolicies admit exactly the callers deploy/README.md promises.
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HashRing, parseClusterConfig, ringMembers } from "@binring/core";
@@ -57,16 +59,50 @@ const namedPort = (c: { ports: { name: string; containerPort: number }[] }, name
 const matches = (selector: Record<string, string>, labels: Record<string, string> = {}) =>
   Object.entries(selector).every(([key, value]) => labels[key] === value);
 
+/** The ConfigMap and key a container reads its cluster file (BINRING_CONFIG) from. */
+function clusterFileSource(workload: K8sObject, name: string): { configMap: string; key: string } {
+  const c = container(workload, name);
+  const configPath = env(c, "BINRING_CONFIG");
+  const mount = c.volumeMounts.find((m: { mountPath: string }) => configPath.startsWith(`${m.mountPath}/`));
+  expect(mount, `${workload.metadata.name} mounts ${configPath}`).toMatchObject({ readOnly: true });
+  const volume = podSpec(workload).volumes.find((v: { name: string }) => v.name === mount.name);
+  return { configMap: volume.configMap.name, key: configPath.slice(mount.mountPath.length + 1) };
+}
+
 /** The cluster file in the generated ConfigMap the keepers mount at BINRING_CONFIG. */
 function clusterFile(objects: K8sObject[]) {
-  const keeper = find(objects, "StatefulSet", "keeper");
-  const configPath = env(container(keeper, "keeper"), "BINRING_CONFIG");
-  const mount = container(keeper, "keeper").volumeMounts.find((m: { mountPath: string }) =>
-    configPath.startsWith(`${m.mountPath}/`),
-  );
-  const volume = podSpec(keeper).volumes.find((v: { name: string }) => v.name === mount.name);
-  const configMap = find(objects, "ConfigMap", volume.configMap.name);
-  return parseClusterConfig(JSON.parse(configMap.data[configPath.slice(mount.mountPath.length + 1)]));
+  const { configMap, key } = clusterFileSource(find(objects, "StatefulSet", "keeper"), "keeper");
+  return parseClusterConfig(JSON.parse(find(objects, "ConfigMap", configMap).data[key]));
+}
+
+/**
+ * A flag as the process of pod ORDINAL of a workload sees it: `--NAME [VALUE]` in
+ * the args, else BINRING_NAME, with the environment as the kubelet makes it
+ * (fieldRefs of the pod's name and namespace read, $(NAME) expanded from the
+ * variables before it; in args, from all of them). Undefined when not given.
+ */
+function podFlag(workload: K8sObject, name: string, ordinal: number, flag: string): string | undefined {
+  const c = container(workload, name);
+  const fields: Record<string, string> = {
+    "metadata.name": `${workload.metadata.name}-${ordinal}`,
+    "metadata.namespace": workload.metadata.namespace ?? "default",
+  };
+  const vars: Record<string, string> = {};
+  const expand = (text: string) => text.replace(/\$\((\w+)\)/g, (whole, v: string) => vars[v] ?? whole);
+  for (const e of c.env ?? []) {
+    const field = e.valueFrom?.fieldRef?.fieldPath;
+    if (field !== undefined) {
+      if (!(field in fields)) throw new Error(`${e.name}: fieldRef ${field} is not evaluated by this test`);
+      vars[e.name] = fields[field]!;
+    } else if (e.value !== undefined) vars[e.name] = expand(e.value);
+  }
+  const args: string[] = c.args;
+  const at = args.indexOf(`--${flag}`);
+  if (at >= 0) {
+    const next = args[at + 1];
+    return next === undefined || next.startsWith("--") ? "true" : expand(next);
+  }
+  return vars[`BINRING_${flag.toUpperCase().replaceAll("-", "_")}`];
 }
 
 /** The StatefulSets of one component (several for backends when they are per zone). */
@@ -156,7 +192,11 @@ function admits(objects: K8sObject[], workload: K8sObject, portName: string, fro
   );
 }
 
-function checkCluster(objects: K8sObject[], dnsSuffix: string): void {
+/**
+ * The checks every rendering passes. `seeded`: the cluster file lists exactly the pods (a new
+ * cluster's seed); after scaling, it lists the seed it had, which the caller checks is unchanged.
+ */
+function checkCluster(objects: K8sObject[], dnsSuffix: string, seeded = true): void {
   for (const object of objects) {
     const Model = MODELS[`${object.apiVersion}/${object.kind}`];
     expect(Model, `${object.apiVersion} ${object.kind} has a schema model`).toBeDefined();
@@ -250,20 +290,48 @@ function checkCluster(objects: K8sObject[], dnsSuffix: string): void {
     });
   }
 
-  // The cluster file names exactly the pods the StatefulSets will have, each with the zone it is pinned to.
+  // The cluster file (the seed) names exactly the pods the StatefulSets will have, each with the zone it is
+  // pinned to.
   const file = clusterFile(objects);
-  const pods = (workload: K8sObject, port: number) =>
-    Array.from(
-      { length: workload.spec.replicas },
-      (_, i) => `${workload.metadata.name}-${i}.${workload.spec.serviceName}${dnsSuffix}:${port}`,
-    );
-  const backendPods = backends.flatMap((b) => pods(b, namedPort(container(b, "backend"), "grpc")!));
-  expect([...file.backends].sort()).toEqual(backendPods.sort());
-  expect(file.keepers).toEqual(pods(keeper, namedPort(keeperContainer, "grpc")!));
+  const podAddress = (workload: K8sObject, name: string, i: number) =>
+    `${workload.metadata.name}-${i}.${workload.spec.serviceName}${dnsSuffix}:${namedPort(container(workload, name), "grpc")}`;
+  const pods = (workload: K8sObject, name: string) =>
+    Array.from({ length: workload.spec.replicas }, (_, i) => podAddress(workload, name, i));
+  if (seeded) {
+    const backendPods = backends.flatMap((b) => pods(b, "backend"));
+    expect([...file.backends].sort()).toEqual(backendPods.sort());
+    expect(file.keepers).toEqual(pods(keeper, "keeper"));
+  }
   for (const backend of backends) {
     const zone = pinnedZone(backend);
     expect(backend.spec.template.metadata.labels["binring.dev/zone"]).toBe(zone);
-    for (const pod of pods(backend, 7000)) expect(file.zones?.[pod]).toBe(zone);
+    for (const pod of pods(backend, "backend")) {
+      if (file.backends.includes(pod)) expect(file.zones?.[pod]).toBe(zone);
+    }
+  }
+
+  // Membership at run time: every pod, past the seed too (a scale-up), asks the cluster file's keepers to add
+  // it under its pod DNS name, which for a seed is the file's entry (a seed's request changes nothing; a
+  // keeper's --advertise must equal it). Backends read the same file, join in their zone and hold the admin
+  // certificate the join calls with; a keeper past the file's list takes its index from its name too.
+  for (const [workload, name] of [
+    ...backends.map((b) => [b, "backend"] as const),
+    [keeper, "keeper"] as const,
+  ]) {
+    expect(clusterFileSource(workload, name), workload.metadata.name).toEqual(
+      clusterFileSource(keeper, "keeper"),
+    );
+    for (let i = 0; i < workload.spec.replicas + 3; i++) {
+      expect(podFlag(workload, name, i, "join"), `${workload.metadata.name}-${i}`).toBe("true");
+      expect(podFlag(workload, name, i, "advertise")).toBe(podAddress(workload, name, i));
+      expect(podFlag(workload, name, i, "zone")).toBe(name === "backend" ? pinnedZone(workload) : undefined);
+    }
+  }
+  expect(podFlag(keeper, "keeper", 0, "index-from-hostname")).toBe("true");
+  for (const address of [...file.backends, ...file.keepers]) {
+    const workload = [...backends, keeper].find((w) => address.startsWith(`${w.metadata.name}-`))!;
+    const ordinal = Number(/-(\d+)\./.exec(address)![1]);
+    expect(podFlag(workload, workload === keeper ? "keeper" : "backend", ordinal, "advertise")).toBe(address);
   }
 
   // Mutual TLS on every backend and keeper (both listen on 0.0.0.0, which they refuse in plaintext), each
@@ -272,7 +340,13 @@ function checkCluster(objects: K8sObject[], dnsSuffix: string): void {
   const tlsDir = env(keeperContainer, "BINRING_TLS_DIR");
   for (const backend of backends) {
     expect(env(container(backend, "backend"), "BINRING_TLS_DIR")).toBe(tlsDir);
-    expect(tlsFiles(backend, "backend")).toEqual(["ca.pem", "backend.pem", "backend-key.pem"]);
+    expect(tlsFiles(backend, "backend")).toEqual([
+      "ca.pem",
+      "backend.pem",
+      "backend-key.pem",
+      "admin.pem",
+      "admin-key.pem",
+    ]);
   }
   expect(tlsFiles(keeper, "keeper")).toEqual([
     "ca.pem",
@@ -305,7 +379,8 @@ function checkCluster(objects: K8sObject[], dnsSuffix: string): void {
     expect(admitted(backend, "http")).toEqual(["prometheus"]);
     expect(admitted(backend, "redis")).toEqual([]);
   }
-  expect(admitted(keeper, "grpc")).toEqual(["keeper", "client"]);
+  // A joining backend asks the keepers to add it; keepers beat each other and add joining keepers.
+  expect(admitted(keeper, "grpc")).toEqual(["keeper", "client", "backend"]);
   expect(admitted(keeper, "http")).toEqual(["prometheus"]);
 
   // Drains take one backend at a time; copies spread across nodes; nothing runs privileged.
@@ -365,15 +440,47 @@ function generated(backends: number, keepers: number, namespace: string, zones?:
   return file;
 }
 
+/**
+ * What `binring status --json` prints (only the fields scale.sh reads matter): backends 0..backends-1 on the
+ * ring, the keepers on the keeper ring and those leaving it.
+ */
+function statusJson(backends: number, keepers: number[], leaving: number[] = []): string {
+  const keeperAddress = (i: number) => `keeper-${i}.keeper.binring.svc:7600`;
+  const listed = [...keepers, ...leaving];
+  return JSON.stringify({
+    keeper: "keeper-0",
+    address: keeperAddress(0),
+    keepers: listed.map((i) => ({
+      address: keeperAddress(i),
+      self: i === 0,
+      alive: true,
+      cutOff: false,
+      slice: [],
+      working: [],
+      leaving: leaving.includes(i),
+    })),
+    backends: Array.from({ length: backends }, (_, i) => ({
+      address: `backend-${i}.backend.binring.svc:7000`,
+      state: "ready",
+      owner: keeperAddress(listed[i % listed.length]!),
+      zone: "",
+      leaving: false,
+    })),
+    repairs: [],
+    completedRepairs: [],
+    offRing: false,
+  });
+}
+
 describe("deploy/k8s", () => {
-  it("base: validates, and its parts agree (6 backends, 3 keepers, names within the namespace)", () => {
+  it("base: validates, and its parts agree (6 backends, 3 keepers, named in namespace default)", () => {
     const objects = renderKustomization(join(K8S, "base"));
-    checkCluster(objects, "");
+    checkCluster(objects, ".default.svc");
     expect(find(objects, "StatefulSet", "backend").spec.replicas).toBe(6);
     expect(find(objects, "StatefulSet", "keeper").spec.replicas).toBe(3);
   });
 
-  it("example overlay: validates, agrees, and its cluster file is what scale.sh generates", () => {
+  it("example overlay: validates, agrees, and its cluster file is what scale.sh --new generates", () => {
     const objects = renderKustomization(join(K8S, "overlays/example"));
     checkCluster(objects, ".binring.svc");
     expect(
@@ -406,53 +513,15 @@ describe("deploy/k8s", () => {
     }
   });
 
-  it("scaling is one number: scale.sh 9 gives 9 backend pods and a cluster file naming them", () => {
+  it("scale.sh changes only the counts: up restarts nothing, down waits for remove-backend and remove-keeper", () => {
     const copy = mkdtempSync(join(tmpdir(), "binring-k8s-"));
     cpSync(K8S, copy, { recursive: true });
     const overlay = join(copy, "overlays/example");
-    const before = renderKustomization(overlay);
-    const scale = (count: string) =>
-      execFileSync("sh", [join(copy, "scale.sh"), overlay, count], {
-        env: { ...process.env, BINRING: `${process.execPath} ${CLI_MAIN}` },
-        stdio: "pipe",
-      });
-    scale("9");
-    const after = renderKustomization(overlay);
-    checkCluster(after, ".binring.svc");
-    expect(find(after, "StatefulSet", "backend").spec.replicas).toBe(9);
-    expect(clusterFile(after).backends).toHaveLength(9);
-    // A new cluster file is a new ConfigMap name: the keepers roll, the backends do not.
-    const volume = (objects: K8sObject[]) =>
-      podSpec(find(objects, "StatefulSet", "keeper")).volumes[0].configMap.name;
-    expect(volume(after)).not.toBe(volume(before));
-    expect(podSpec(find(after, "StatefulSet", "backend"))).toEqual(
-      podSpec(find(before, "StatefulSet", "backend")),
-    );
-    const refused = (() => {
-      try {
-        scale("0");
-        return "";
-      } catch (error) {
-        return String((error as { stderr: Buffer }).stderr);
-      }
-    })();
-    expect(refused).toMatch(/--backends must be a positive integer, got "0"/);
-    expect(find(renderKustomization(overlay), "StatefulSet", "backend").spec.replicas).toBe(9);
-
-    // Down: refused while a backend to stop is still on the ring, or when the keepers cannot be asked.
     const status = join(copy, "status.json");
-    const onRing = (count: number) =>
-      writeFileSync(
-        status,
-        JSON.stringify({
-          backends: Array.from({ length: count }, (_, i) => ({
-            address: `backend-${i}.backend.binring.svc:7000`,
-          })),
-        }),
-      );
-    const scaleDown = (count: string, statusCommand: string) => {
+    /** scale.sh ARGS, with BINRING_STATUS (by default one that fails, as no cluster answers); its stderr. */
+    const scale = (args: string[], statusCommand = "false") => {
       try {
-        execFileSync("sh", [join(copy, "scale.sh"), overlay, count], {
+        execFileSync("sh", [join(copy, "scale.sh"), ...args], {
           env: { ...process.env, BINRING: `${process.execPath} ${CLI_MAIN}`, BINRING_STATUS: statusCommand },
           stdio: "pipe",
         });
@@ -461,26 +530,83 @@ describe("deploy/k8s", () => {
         return String((error as { stderr: Buffer }).stderr);
       }
     };
-    onRing(9);
-    expect(scaleDown("6", `cat ${status}`)).toMatch(
+    const fromStatus = `cat ${status}`;
+    const replicas = (dir: string, name: string) =>
+      find(renderKustomization(dir), "StatefulSet", name).spec.replicas;
+    const before = renderKustomization(overlay);
+    const configMap = (objects: K8sObject[]) => objects.find((o) => o.kind === "ConfigMap")!;
+    const template = (objects: K8sObject[], name: string) => find(objects, "StatefulSet", name).spec.template;
+
+    // Up: new pods join by themselves. The seed file stays, so does its ConfigMap's name (a hash of it) that
+    // every pod mounts: the pods already running keep their template and are not restarted.
+    expect(scale([overlay, "9", "5"])).toBe("");
+    const after = renderKustomization(overlay);
+    checkCluster(after, ".binring.svc", false);
+    expect(find(after, "StatefulSet", "backend").spec.replicas).toBe(9);
+    expect(find(after, "StatefulSet", "keeper").spec.replicas).toBe(5);
+    expect(configMap(after)).toEqual(configMap(before));
+    expect(clusterFile(after)).toEqual(parseClusterConfig(generated(6, 3, "binring")));
+    for (const name of ["backend", "keeper"]) expect(template(after, name)).toEqual(template(before, name));
+
+    // No count below 1.
+    expect(scale([overlay, "0"])).toMatch(/BACKENDS must be a positive integer, got "0"/);
+    expect(scale([overlay, "9", "0"])).toMatch(
+      /KEEPERS must be a positive integer, got "0": a cluster needs at least 1 keeper/,
+    );
+    expect([replicas(overlay, "backend"), replicas(overlay, "keeper")]).toEqual([9, 5]);
+
+    // Backends down: refused while one to stop is still on the ring, or when the keepers cannot be asked.
+    writeFileSync(status, statusJson(9, [0, 1, 2, 3, 4]));
+    expect(scale([overlay, "6"], fromStatus)).toMatch(
       /refusing to scale down from 9: backend-6\.backend\.binring\.svc:7000 is still on the ring/,
     );
-    expect(scaleDown("6", "false")).toMatch(/refusing to scale down from 9: cannot ask the keepers/);
-    expect(find(renderKustomization(overlay), "StatefulSet", "backend").spec.replicas).toBe(9);
-    onRing(6);
-    expect(scaleDown("6", `cat ${status}`)).toBe("");
-    expect(find(renderKustomization(overlay), "StatefulSet", "backend").spec.replicas).toBe(6);
-    scale("9");
+    expect(scale([overlay, "6"], "false")).toMatch(/refusing to scale down from 9: cannot ask the keepers/);
+    expect(replicas(overlay, "backend")).toBe(9);
+    writeFileSync(status, statusJson(6, [0, 1, 2, 3, 4]));
+    expect(scale([overlay, "6"], fromStatus)).toBe("");
+    expect(replicas(overlay, "backend")).toBe(6);
 
-    // Zoned: the number is backends per zone.
+    // Keepers down: refused while one to stop is on the keeper ring or leaving it (remove-keeper --wait
+    // returns once it is neither), or when the keepers cannot be asked; accepted once it is off.
+    expect(scale([overlay, "6", "3"], fromStatus)).toMatch(
+      /refusing to scale the keepers down from 5: keeper-3\.keeper\.binring\.svc:7600 is still on the keeper ring.*\n.*binring admin remove-keeper keeper-3\.keeper\.binring\.svc:7600 --wait/,
+    );
+    writeFileSync(status, statusJson(6, [0, 1, 2], [4]));
+    expect(scale([overlay, "6", "3"], fromStatus)).toMatch(
+      /refusing to scale the keepers down from 5: keeper-4\.keeper\.binring\.svc:7600 is still on the keeper ring/,
+    );
+    expect(scale([overlay, "6", "3"], "false")).toMatch(
+      /refusing to scale the keepers down from 5: cannot ask the keepers/,
+    );
+    expect(scale([overlay, "6", "3"], "echo not-a-status")).toMatch(/printed no keeper status/);
+    expect(replicas(overlay, "keeper")).toBe(5);
+    writeFileSync(status, statusJson(6, [0, 1, 2]));
+    expect(scale([overlay, "6", "3"], fromStatus)).toBe("");
+    expect([replicas(overlay, "backend"), replicas(overlay, "keeper")]).toEqual([6, 3]);
+    expect(configMap(renderKustomization(overlay))).toEqual(configMap(before));
+
+    // A new cluster's seed: --new writes it from the counts, unless the keepers answer (a running cluster).
+    expect(scale(["--new", overlay, "4", "2"], fromStatus)).toMatch(/refusing --new: the keepers .* answer/);
+    expect(scale(["--new", overlay, "4", "2"])).toBe("");
+    const fresh = renderKustomization(overlay);
+    checkCluster(fresh, ".binring.svc");
+    expect(clusterFile(fresh)).toEqual(parseClusterConfig(generated(4, 2, "binring")));
+    rmSync(join(overlay, "binring.json"));
+    expect(scale([overlay, "5"])).toMatch(
+      /binring\.json is missing: write a new cluster's seed with scale\.sh --new/,
+    );
+
+    // Zoned: the number is backends per zone; the seed (with its zones) stays.
     const zones = join(copy, "overlays/zones");
-    execFileSync("sh", [join(copy, "scale.sh"), zones, "3"], {
-      env: { ...process.env, BINRING: `${process.execPath} ${CLI_MAIN}` },
-      stdio: "pipe",
-    });
+    const zonesBefore = renderKustomization(zones);
+    expect(scale([zones, "3"])).toBe("");
     const zoned = renderKustomization(zones);
-    checkCluster(zoned, ".binring.svc");
+    checkCluster(zoned, ".binring.svc", false);
     expect(workloads(zoned, "backend").map((b) => b.spec.replicas)).toEqual([3, 3, 3]);
     expect(find(zoned, "StatefulSet", "keeper").spec.replicas).toBe(3);
+    expect(configMap(zoned)).toEqual(configMap(zonesBefore));
+    for (const backend of workloads(zoned, "backend")) {
+      expect(backend.spec.template).toEqual(template(zonesBefore, backend.metadata.name));
+    }
   });
 });
