@@ -9,11 +9,13 @@ import type { TlsFiles } from "@binring/core";
 interface HealthReport {
   backends: readonly { address: string; state: string }[];
   repairs: readonly unknown[];
+  /** Off the keeper ring: it probes nothing, so what it reports is stale. */
+  offRing?: boolean;
 }
 
 /** The keepers' reports merged: a backend counts as ready only if every keeper that reports it says so. */
 export interface ClusterHealth {
-  /** Keepers that answered. */
+  /** Keepers on the keeper ring that answered (one off it reports nothing it keeps current). */
   keepers: string[];
   /** Keepers that answered and know every backend's state (none "unknown"): they have the cluster's view. */
   caughtUp: string[];
@@ -40,7 +42,7 @@ export function mergeKeeperReports(
 ): ClusterHealth {
   const health: ClusterHealth = { keepers: [], caughtUp: [], states: new Map(), repairsPending: 0 };
   for (const [i, reply] of replies.entries()) {
-    if (!reply) continue;
+    if (!reply || reply.offRing) continue;
     health.keepers.push(keepers[i]!);
     if (reply.backends.every(({ state }) => state !== "unknown")) health.caughtUp.push(keepers[i]!);
     health.repairsPending += reply.repairs.length;

@@ -41,3 +41,16 @@ it("counts a keeper caught up only once it reports a state for every backend", (
   expect(merged.keepers).toEqual(["k0", "k1"]);
   expect(merged.caughtUp).toEqual(["k0"]);
 });
+
+it("leaves out a keeper off the keeper ring: it probes nothing, so its report is stale", () => {
+  const merged = mergeKeeperReports(
+    ["k0", "k1"],
+    [
+      { backends: [{ address: "a", state: "ready" }], repairs: [] },
+      { backends: [{ address: "a", state: "dead" }], repairs: [{}], offRing: true },
+    ],
+  );
+  expect(merged.keepers).toEqual(["k0"]);
+  expect(merged.states.get("a")).toEqual(["ready"]);
+  expect(merged.repairsPending).toBe(0);
+});

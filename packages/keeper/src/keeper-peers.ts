@@ -96,6 +96,20 @@ export class KeeperPeers {
     return peer !== undefined && now - Math.max(peer.heardAt, peer.sightedAt) <= this.deadAfterMs;
   }
 
+  /**
+   * Every live peer's beat has come since this keeper started or was added
+   * to the keeper ring: each of them counts this keeper as a peer, so waits
+   * for its lease answers (lease-witness.ts) before it declares a backend dead.
+   */
+  heardFromEveryLivePeer(now: number): boolean {
+    return this.livePeers(now).every((peer) => this.#peers.get(peer)!.beat !== undefined);
+  }
+
+  /** This keeper was just added to the keeper ring: beats from before count for nothing. */
+  forgetBeats(): void {
+    for (const peer of this.#peers.values()) peer.beat = undefined;
+  }
+
   /** Whether any peer was heard directly (a beat or its answer) within the dead time. */
   hearsAnyPeer(now: number): boolean {
     return [...this.#peers.values()].some((peer) => now - peer.heardAt <= this.deadAfterMs);
@@ -151,8 +165,8 @@ export class KeeperPeers {
    * peer lets go when it hears from us, and says so in its next beat).
    */
   ownedSlice(ring: KeeperRing, backends: readonly string[], now: number): Set<string> {
+    if (!this.heardFromEveryLivePeer(now)) return new Set();
     const live = this.livePeers(now);
-    if (live.some((peer) => this.#peers.get(peer)!.beat === undefined)) return new Set();
     const isLive = (keeper: string) => keeper === this.self || live.includes(keeper);
     const claimed = (backend: string) => live.some((peer) => this.#peers.get(peer)!.beat!.slice.has(backend));
     return new Set(backends.filter((b) => ring.ownerOf(b, isLive) === this.self && !claimed(b)));

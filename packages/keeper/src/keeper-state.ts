@@ -194,6 +194,8 @@ export class KeeperState {
         "this keeper's place on the keeper ring changed",
       );
     }
+    // Added: a beat from before may come from a peer that did not count it then (removed, re-added).
+    if (this.#selfStatus === "off-ring" && status !== "off-ring") this.#peers.forgetBeats();
     this.#selfStatus = status;
     this.#leavingSince = status === "leaving" ? (this.#leavingSince ?? now) : undefined;
     if (mine) this.view.useSlot(mine.slot);

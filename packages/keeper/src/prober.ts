@@ -47,9 +47,12 @@ export class Prober {
     } else {
       // A standby renewal: only while the owner publishes it ready and does not withhold it, and
       // only for the incarnation the owner vouches for. A keeper leaving the keeper ring renews
-      // nothing: once it is removed no owner waits for its leases (keeper-ring-changes.ts).
+      // nothing: once it is removed no owner waits for its leases (keeper-ring-changes.ts). Nor
+      // does one before every live peer has beaten it since it started or was added: an owner
+      // that does not count it as a peer would not wait for its renewals.
       renew =
         state.selfStatus === "member" &&
+        state.peers.heardFromEveryLivePeer(state.clock.now()) &&
         published?.state === "ready" &&
         published.incarnation !== "" &&
         !state.peers.withholds(health.address, state.clock.now());

@@ -89,6 +89,33 @@ describe("adding a keeper", () => {
   }, 60_000);
 });
 
+describe("an added keeper", () => {
+  it("renews no lease as a witness until every live peer has beaten it (and so waits for its renewals)", async () => {
+    const w = await readyWorld({ keepers: 3, spareKeepers: 1 });
+    const spare = w.startKeeper(3);
+    const address = w.keeperAddresses[3]!;
+    const renewals: string[] = [];
+    for (const backend of w.seed) {
+      w.backend(backend).onCall = (call, detail) => {
+        const request = detail as HeartbeatRequest;
+        if (call === "heartbeat" && request.keeper === address && request.readiness === "READINESS_READY") {
+          renewals.push(backend);
+        }
+      };
+    }
+    await w.keeper(0).addKeeper(address);
+    // Cut off from the keepers (not from the backends) before keepers 1 and 2 have beaten it.
+    w.cutOff(3);
+    const from = w.clock.now();
+    await w.until(() => w.clock.now() - from >= 5000, 6000, "five seconds pass");
+    expect(spare.ringStatus).toBe("member");
+    expect(renewals).toEqual([]);
+
+    w.heal(3);
+    await w.until(() => renewals.length > 0, 10_000, "it renews once every peer has beaten it");
+  }, 60_000);
+});
+
 describe("removing a keeper", () => {
   it("hands its slice over, renews no lease that could outlive it, and then owns nothing", async () => {
     const w = await readyWorld({ keepers: 3, spareKeepers: 0 });
