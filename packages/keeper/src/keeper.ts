@@ -158,7 +158,7 @@ export class Keeper {
     this.#clocks = new ClockSync(state, () => void this.#beats.round());
     this.#beats = new PeerBeats(state, this.#witness, {
       working: () => this.#working(),
-      sliceMaxClock: () => this.#clocks.sliceMax,
+      maxClock: () => this.#clocks.readMax,
       peerClock: (peerClock) => this.#clocks.raise(peerClock),
       merged: () => this.#refreshSlice(),
     });

@@ -22,8 +22,8 @@ import { STATE_TO_WIRE, WIRE_TO_STATE } from "./wire-states.js";
 export interface BeatHooks {
   /** Backends whose work this keeper runs, queues, commits or recovers. */
   working(): string[];
-  /** Largest clock read from this slice's backends. */
-  sliceMaxClock(): bigint;
+  /** Largest clock read from the backends. */
+  maxClock(): bigint;
   /** A peer reported a clock for its slice. */
   peerClock(clock: bigint): void;
   /** A beat was merged: ownership may have moved. */
@@ -132,7 +132,7 @@ export class PeerBeats {
       members: state.view.records().map(memberToWire),
       slice: [...state.slice],
       working: this.hooks.working(),
-      maxClock: bigintToWire(this.hooks.sliceMaxClock()),
+      maxClock: bigintToWire(this.hooks.maxClock()),
       withheld: this.witness.withheld(now),
       grants: [...state.health.values()]
         .filter((health) => health.lastGrantAt > Number.NEGATIVE_INFINITY)
