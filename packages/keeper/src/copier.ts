@@ -1,17 +1,21 @@
 // Executes copy tasks: streams entries from every source and applies them to
 // the target in batches. Applying is idempotent, so a copy may be retried or
-// overlap with client writes (a union, never a replace: HAZARDS.md 5).
-import type { Entry } from "@binring/core";
+// overlap with client writes (a union, never a replace: HAZARDS.md 5). The
+// sources of a task mostly hold the same entries; each is applied once, not
+// once per source (TaskEntries).
+import { type Entry, encodeStamp } from "@binring/core";
 import type { Logger } from "pino";
 import type { EntryPort } from "./keeper-ports.js";
 import type { CopyTask } from "./repair-plan.js";
 
 export interface CopyProgress {
   entriesCopied: number;
-  /** UTF-8 bytes of the entries' bins, keys and values. */
+  /** Bytes applied: UTF-8 bins, keys and values, and each entry's stamp and kind (ENTRY_OVERHEAD_BYTES). */
   bytesCopied: number;
   tasksDone: number;
   tasksTotal: number;
+  /** Entries a source streamed that another source of the same task had already sent the target. */
+  duplicatesSkipped: number;
 }
 
 /** Applies in flight per source: enough to keep the target busy while the source streams. */
@@ -25,7 +29,7 @@ export interface CopyContext {
   progress: CopyProgress;
   /** Checked between batches: true stops the copy (this keeper no longer owns the work). */
   stop?: () => boolean;
-  /** Awaited with each batch's bytes before it is applied: paces a rebalancing copy (rebalance-throttle.ts). */
+  /** Awaited with each batch's bytes as it is read from a source: paces a rebalancing copy (rebalance-throttle.ts). */
   pace?: (bytes: number) => Promise<void>;
 }
 
@@ -38,10 +42,11 @@ export interface CopyContext {
  * fails the task; the retry plans again without it once it is declared dead.
  */
 export async function copyTask(task: CopyTask, context: CopyContext): Promise<boolean> {
+  const sent = new TaskEntries();
   const outcomes = await Promise.all(
     task.sources.map(async (source) => {
       try {
-        await copyFrom(source, task, context);
+        await copyFrom(source, task, context, sent);
         return true;
       } catch (error) {
         context.logger.warn(
@@ -55,21 +60,37 @@ export async function copyTask(task: CopyTask, context: CopyContext): Promise<bo
   return outcomes.every(Boolean);
 }
 
+/** What an entry costs beside its bin, key and value: the stamp and the kind, and their framing. */
+const ENTRY_OVERHEAD_BYTES = 48;
+
 function entryBytes(entries: readonly Entry[]): number {
   let bytes = 0;
   for (const entry of entries)
-    bytes += Buffer.byteLength(entry.bin) + Buffer.byteLength(entry.key) + Buffer.byteLength(entry.value);
+    bytes +=
+      Buffer.byteLength(entry.bin) +
+      Buffer.byteLength(entry.key) +
+      Buffer.byteLength(entry.value) +
+      ENTRY_OVERHEAD_BYTES;
   return bytes;
 }
 
-async function copyFrom(source: string, task: CopyTask, context: CopyContext): Promise<void> {
+async function copyFrom(
+  source: string,
+  task: CopyTask,
+  context: CopyContext,
+  sent: TaskEntries,
+): Promise<void> {
   const target = context.channel(task.target);
   const inFlight = new Set<Promise<void>>();
   let failure: unknown;
-  for await (const entries of context.channel(source).scan(task.ranges, context.batchSize, 600_000)) {
+  for await (const scanned of context.channel(source).scan(task.ranges, context.batchSize, 600_000)) {
     if (failure) throw failure;
     if (context.stop?.()) throw new Error("copy stopped: the work was handed over");
-    await context.pace?.(entryBytes(entries));
+    // Paced by what is read, duplicates included: reading them costs the sources as much.
+    await context.pace?.(entryBytes(scanned));
+    const entries = sent.unsent(scanned);
+    context.progress.duplicatesSkipped += scanned.length - entries.length;
+    if (entries.length === 0) continue;
     const apply: Promise<void> = target.apply(entries, context.epoch(), 60_000).then(
       () => {
         context.progress.entriesCopied += entries.length;
@@ -86,4 +107,39 @@ async function copyFrom(source: string, task: CopyTask, context: CopyContext): P
   }
   await Promise.all(inFlight);
   if (failure) throw failure;
+}
+
+/** Entries no larger than this are remembered by their whole content; larger ones are always applied. */
+const REMEMBERED_VALUE_CHARS = 256;
+/** How many entries one task remembers: past it, entries are applied from every source again. */
+const REMEMBERED_ENTRIES = 200_000;
+
+/**
+ * The entries a task has sent the target, by their whole content: an entry is
+ * immutable, so an equal one from another source is the same entry, and
+ * applying it again would change nothing. Skipping it is safe because a
+ * failed apply fails the whole task, which is then copied again from scratch.
+ * Whole content, not the stamp alone: a caller that stamps its own writes can
+ * give two different entries one stamp.
+ */
+class TaskEntries {
+  readonly #sent = new Set<string>();
+
+  /** The entries of `batch` not sent yet, now counted as sent. */
+  unsent(batch: readonly Entry[]): Entry[] {
+    const fresh: Entry[] = [];
+    for (const entry of batch) {
+      if (entry.value.length > REMEMBERED_VALUE_CHARS) {
+        fresh.push(entry);
+        continue;
+      }
+      // Lengths first, so that no two different entries (names may hold any character) share an id.
+      const stamp = encodeStamp(entry.stamp);
+      const id = `${entry.kind} ${entry.bin.length} ${entry.key.length} ${stamp.length} ${entry.bin}${entry.key}${stamp}${entry.value}`;
+      if (this.#sent.has(id)) continue;
+      if (this.#sent.size < REMEMBERED_ENTRIES) this.#sent.add(id);
+      fresh.push(entry);
+    }
+    return fresh;
+  }
 }

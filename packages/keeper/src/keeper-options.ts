@@ -20,9 +20,10 @@ export interface KeeperTiming {
   /** Entries per Scan message and per Apply call while copying. @default 2000 */
   copyBatchSize: number;
   /**
-   * Bytes per second (bins, keys and values) a keeper's rebalancing copies may
-   * move: fills, and copies off a decommissioned backend; never repairs after
-   * a death (rebalance-throttle.ts). @default 33554432 (32 MiB/s)
+   * Bytes per second a keeper's rebalancing copies may read from their
+   * sources (bins, keys, values, and 48 bytes of stamp and kind per entry):
+   * fills, and copies off a decommissioned backend; never repairs after a
+   * death (rebalance-throttle.ts). @default 4194304 (4 MiB/s)
    */
   rebalanceBytesPerSecond: number;
 }
@@ -34,7 +35,7 @@ export const DEFAULT_KEEPER_TIMING: Readonly<KeeperTiming> = Object.freeze({
   leaseMs: 2500,
   clockSyncIntervalMs: 500,
   copyBatchSize: 2000,
-  rebalanceBytesPerSecond: 32 * 1024 * 1024,
+  rebalanceBytesPerSecond: 4 * 1024 * 1024,
 });
 
 /** Fills defaults and rejects settings that would break the safety argument. */

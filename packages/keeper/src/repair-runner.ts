@@ -96,7 +96,13 @@ export class RepairRunner {
           await state.clock.sleep(RETRY_PAUSE_MS);
           continue;
         }
-        const progress: CopyProgress = { entriesCopied: 0, bytesCopied: 0, tasksDone: 0, tasksTotal: 0 };
+        const progress: CopyProgress = {
+          entriesCopied: 0,
+          bytesCopied: 0,
+          tasksDone: 0,
+          tasksTotal: 0,
+          duplicatesSkipped: 0,
+        };
         this.#running = { job, startedAt: state.clock.now(), progress };
         this.counters.started(job.kind);
         try {
@@ -239,7 +245,10 @@ export class RepairRunner {
     this.#completed.push(done);
     this.counters.finished(job.kind, done.ms / 1000);
     if (this.#completed.length > COMPLETED_KEPT) this.#completed.shift();
-    state.logger.info({ ...done, job: done.kind }, "repair finished");
+    state.logger.info(
+      { ...done, job: done.kind, duplicatesSkipped: progress.duplicatesSkipped },
+      "repair finished",
+    );
   }
 
   /**

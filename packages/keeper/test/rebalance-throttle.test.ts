@@ -61,7 +61,7 @@ describe("an added backend's fill", () => {
   it("is paced to the keeper's rebalance rate", async () => {
     const unpaced = await addTakes();
     const paced = await addTakes(5000);
-    // About a sixth of 3 × 60 copies of 2 KB each: some 60 KB, 12 s at 5 KB/s.
+    // The new backend's share of 60 bins of 2 KB, read from each of their holders: over 8 s at 5 KB/s.
     expect(paced - unpaced).toBeGreaterThan(8000);
   });
 });

@@ -4,6 +4,7 @@
 // For each: the time until the change is complete, what moved against the
 // ideal, and foreground sets and gets during the move against idle.
 import { addBackend, BinClient, removeBackend } from "@binring/client";
+import { DEFAULT_KEEPER_TIMING } from "@binring/keeper";
 import { newHistogram, type RawMeasurement, summarise } from "@binring/load";
 import { waitFor } from "../support/wait-for.js";
 import { type Binring, clusterStatus, startBinring } from "./contenders.js";
@@ -105,11 +106,11 @@ ${fmt.ops(keys)} keys over 1000 bins (32-byte values), three copies each, loaded
 replicas. Then one backend is started and added (\`KeeperAdmin.AddBackend\`, what \`binring admin
 add-backend\` calls), and, once that is complete, one of the original six is removed. "Complete":
 the added backend is ready and no keeper has work left (the former holders dropped what they gave
-up); the removed one has left every keeper's list. Keepers at their defaults (rebalance rate 32 MiB/s).
-"Keys on the new replicas" is what the added backend holds at the end against its ideal share (a
-seventh of all copies). "Entries copied" counts every entry applied by the fill or the
-decommission's repair: a stretch is copied from every live holder, not one (HAZARDS.md 5), so it is
-about three times the entries that land. Foreground: ${FOREGROUND} callers in one process, each a
+up); the removed one has left every keeper's list. Keepers at their defaults (rebalance rate
+${fmt.ops(DEFAULT_KEEPER_TIMING.rebalanceBytesPerSecond / 1024)} KiB/s read from the sources). "Keys on
+the new replicas" is what the added backend holds at the end against its ideal share (a seventh of
+all copies). "Entries copied" counts every entry applied by the fill or the decommission's repair:
+a stretch is read from every live holder (HAZARDS.md 5), and each entry is applied once. Foreground: ${FOREGROUND} callers in one process, each a
 closed loop of a set then a get on its own keys, during the change against the same load idle just
 before (idle: ${fmt.ops(idle.opsPerSecond)} ops/s, p50 ${fmt.ms(idle.p50Ms)} ms, p99 ${fmt.ms(idle.p99Ms)} ms).
 

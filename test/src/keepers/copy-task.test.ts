@@ -37,7 +37,7 @@ function context() {
     epoch: () => 0n,
     batchSize: 100,
     logger: pino({ level: "silent" }),
-    progress: { entriesCopied: 0, bytesCopied: 0, tasksDone: 0, tasksTotal: 1 },
+    progress: { entriesCopied: 0, bytesCopied: 0, tasksDone: 0, tasksTotal: 1, duplicatesSkipped: 0 },
   };
 }
 

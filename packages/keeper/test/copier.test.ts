@@ -1,0 +1,108 @@
+// A copy task applies the union of its sources to the target, each entry once
+// however many sources hold it (copier.ts), and never takes two different
+// entries for one. In process, with fake backends.
+import { type Entry, type RingRange, WHOLE_RING } from "@binring/core";
+import { pino } from "pino";
+import { describe, expect, it } from "vitest";
+import { type CopyProgress, copyTask } from "../src/copier.js";
+import type { EntryPort } from "../src/keeper-ports.js";
+
+class FakeStore implements EntryPort {
+  readonly applied: Entry[] = [];
+  /** The next apply fails. */
+  failNextApply = false;
+
+  constructor(readonly entries: Entry[] = []) {}
+
+  async *scan(_ranges: readonly RingRange[], batchSize: number): AsyncIterable<Entry[]> {
+    for (let i = 0; i < this.entries.length; i += batchSize) yield this.entries.slice(i, i + batchSize);
+  }
+
+  async apply(entries: readonly Entry[]): Promise<void> {
+    if (this.failNextApply) {
+      this.failNextApply = false;
+      throw new Error("apply refused");
+    }
+    this.applied.push(...entries);
+  }
+}
+
+function entry(key: string, fields: Partial<Entry> = {}): Entry {
+  return {
+    bin: "b",
+    key,
+    kind: "set",
+    value: "v",
+    stamp: { clock: 7n, writer: "0123456789abcdef", seq: 1 },
+    ...fields,
+  };
+}
+
+async function copy(stores: Record<string, FakeStore>, sources: string[]) {
+  const progress: CopyProgress = {
+    entriesCopied: 0,
+    bytesCopied: 0,
+    tasksDone: 0,
+    tasksTotal: 1,
+    duplicatesSkipped: 0,
+  };
+  const complete = await copyTask(
+    { target: "target", sources, ranges: [...WHOLE_RING] },
+    {
+      channel: (address) => stores[address]!,
+      epoch: () => 1n,
+      batchSize: 2,
+      logger: pino({ level: "silent" }),
+      progress,
+    },
+  );
+  return { complete, progress };
+}
+
+const keysOf = (entries: readonly Entry[]) => entries.map((e) => `${e.bin}/${e.key}=${e.value}`).sort();
+
+describe("a copy task", () => {
+  it("applies the union of its sources, each entry once", async () => {
+    const [e1, e2, e3, e4] = ["k1", "k2", "k3", "k4"].map((key) => entry(key));
+    const stores = {
+      a: new FakeStore([e1!, e2!, e3!]),
+      b: new FakeStore([e1!, e2!, e4!]),
+      c: new FakeStore([e2!, e3!, e4!]),
+      target: new FakeStore(),
+    };
+    const { complete, progress } = await copy(stores, ["a", "b", "c"]);
+    expect(complete).toBe(true);
+    expect(keysOf(stores.target.applied)).toEqual(["b/k1=v", "b/k2=v", "b/k3=v", "b/k4=v"]);
+    expect(progress.entriesCopied).toBe(4);
+    expect(progress.duplicatesSkipped).toBe(5);
+  });
+
+  it("applies different entries that share a stamp, or whose names run together alike", async () => {
+    const stores = {
+      a: new FakeStore([entry("b\0c", { bin: "a" }), entry("k", { value: "one" })]),
+      b: new FakeStore([entry("c", { bin: "a\0b" }), entry("k", { value: "two" })]),
+      target: new FakeStore(),
+    };
+    expect((await copy(stores, ["a", "b"])).complete).toBe(true);
+    expect(stores.target.applied).toHaveLength(4);
+  });
+
+  it("applies a large value from every source (it is not remembered)", async () => {
+    const large = entry("big", { value: "x".repeat(1000) });
+    const stores = { a: new FakeStore([large]), b: new FakeStore([large]), target: new FakeStore() };
+    const { progress } = await copy(stores, ["a", "b"]);
+    expect(stores.target.applied).toHaveLength(2);
+    expect(progress.duplicatesSkipped).toBe(0);
+  });
+
+  it("is not complete when an apply fails, though another source skipped what it carried", async () => {
+    const shared = entry("k1");
+    const stores = { a: new FakeStore([shared]), b: new FakeStore([shared]), target: new FakeStore() };
+    stores.target.failNextApply = true;
+    expect((await copy(stores, ["a", "b"])).complete).toBe(false);
+    expect(stores.target.applied).toHaveLength(0);
+    // The retry is a new task: it remembers nothing of the failed one.
+    expect((await copy(stores, ["a", "b"])).complete).toBe(true);
+    expect(keysOf(stores.target.applied)).toEqual(["b/k1=v"]);
+  });
+});
