@@ -2,7 +2,10 @@
 // of every key), then one backend added with the keepers' AddBackend (what
 // `binring admin add-backend` calls) and, separately, one of the six removed.
 // For each: the time until the change is complete, what moved against the
-// ideal, and foreground sets and gets during the move against idle.
+// ideal, and foreground sets and gets during the move against idle. Done
+// twice: under a closed loop that takes all the machine gives (throughput),
+// and under a paced load well below that (latency, the machine not saturated).
+import { setTimeout as sleep } from "node:timers/promises";
 import { addBackend, BinClient, removeBackend } from "@binring/client";
 import { DEFAULT_KEEPER_TIMING } from "@binring/keeper";
 import { newHistogram, type RawMeasurement, summarise } from "@binring/load";
@@ -14,83 +17,72 @@ import type { BenchResult } from "./result.js";
 import { type BenchSettings, progress } from "./settings.js";
 
 const BACKENDS = 6;
-/** Foreground callers, each a closed loop of set then get on keys of their own. */
+/** Foreground bins; the closed loop runs one caller on each. */
 const FOREGROUND = 16;
+/** The paced load's rate, as a share of the closed loop's idle throughput. */
+const PACED_SHARE = 0.4;
+/** Calls the paced load lets run at once; past it, it waits (latency still counts from when a call was due). */
+const PACED_IN_FLIGHT = 1000;
 /** How long a change may take before it is reported unfinished. */
 const CHANGE_TIMEOUT_MS = 180_000;
 
+type Measurement = ReturnType<typeof summarise>;
+
+/** A foreground load: runs until `stop` says so, latencies in µs. */
+interface Foreground {
+  label: string;
+  run(stop: () => boolean): Promise<RawMeasurement>;
+}
+
+interface Change {
+  name: string;
+  ms: number;
+  onNew: string;
+  copied: number;
+  during: Measurement;
+}
+
 export async function rebalanceBench(settings: BenchSettings): Promise<BenchResult> {
   const perBackend = settings.quick ? 5_000 : 100_000;
+  const idleMs = settings.quick ? 1000 : 5000;
   // Each key is on three of the six backends.
   const keys = (perBackend * BACKENDS) / 3;
+  // The ideal: the new backend holds its 1/7 share of all copies; removing one of 7 moves its 1/7.
+  const ideal = (keys * 3) / (BACKENDS + 1);
   const binring = await startBinring(BACKENDS, settings.keepers);
+  const originals = [...binring.cluster.addresses];
   const client = new BinClient({ backends: binring.cluster.addresses, keepers: binring.cluster.keepers });
   try {
     progress(`rebalance: loading ${fmt.ops(keys)} keys`);
     await bulkLoad(client, keys, BigInt((await clusterStatus(binring)).epoch));
-    const idle = await foreground(client, settings.quick ? 1000 : 5000);
-    progress(`rebalance: idle foreground ${fmt.ops(idle.opsPerSecond)} ops/s, p99 ${fmt.ms(idle.p99Ms)} ms`);
 
-    const added = await binring.cluster.startExtraBackend();
-    const add = await during(
-      binring,
-      client,
-      () => addBackend(binring.cluster.keepers[0]!, added, ""),
-      async () => {
-        const status = await clusterStatus(binring);
-        const backend = status.backends.find((b) => b.address === added);
-        return backend?.state === "ready" && status.repairs.length === 0 ? status : undefined;
-      },
-    );
-    const afterAdd = await clusterStatus(binring);
-    const onNew = afterAdd.backends.find((b) => b.address === added)?.keys ?? 0;
-    const addCopied = afterAdd.completedRepairs
-      .filter((r) => r.backend === added)
-      .reduce((sum, r) => sum + r.entries, 0);
+    const closed = closedLoop(client);
+    const closedIdle = await idle(closed, idleMs);
+    const closedChanges = [
+      await add(binring, closed, ideal),
+      await remove(binring, closed, originals[0]!, ideal),
+    ];
+    const paced = pacedLoad(client, Math.max(1, Math.round(closedIdle.opsPerSecond * PACED_SHARE)));
+    const pacedIdle = await idle(paced, idleMs);
+    const pacedChanges = [
+      await add(binring, paced, ideal),
+      await remove(binring, paced, originals[1]!, ideal),
+    ];
 
-    const leaving = binring.cluster.addresses[0]!;
-    const remove = await during(
-      binring,
-      client,
-      () => removeBackend(binring.cluster.keepers[0]!, leaving),
-      async () => {
-        const status = await clusterStatus(binring);
-        return status.backends.every((b) => b.address !== leaving) && status.repairs.length === 0
-          ? status
-          : undefined;
-      },
-    );
-    const afterRemove = await clusterStatus(binring);
-    const removeCopied = afterRemove.completedRepairs
-      .filter((r) => r.backend === leaving)
-      .reduce((sum, r) => sum + r.entries, 0);
-
-    // The ideal: the new backend holds its 1/7 share of all copies; removing one of 7 moves its 1/7.
-    const idealAdd = (keys * 3) / (BACKENDS + 1);
-    const rows = [
-      [
-        `add 1 to ${BACKENDS}`,
-        fmt.ops(add.ms),
-        `${fmt.ops(onNew)} (${fmt.times(onNew, idealAdd)} of ideal ${fmt.ops(idealAdd)})`,
-        fmt.ops(addCopied),
-        fmt.ops(add.during.opsPerSecond),
-        fmt.ms(add.during.p99Ms),
-        fmt.times(add.during.p99Ms, idle.p99Ms),
-        add.during.errors,
-      ],
-      [
-        `remove 1 of ${BACKENDS + 1}`,
-        fmt.ops(remove.ms),
-        `${fmt.ops(idealAdd)} (ideal: its share)`,
-        fmt.ops(removeCopied),
-        fmt.ops(remove.during.opsPerSecond),
-        fmt.ms(remove.during.p99Ms),
-        fmt.times(remove.during.p99Ms, idle.p99Ms),
-        remove.during.errors,
-      ],
+    const row = (foreground: Foreground, idleLoad: Measurement, change: Change) => [
+      change.name,
+      foreground.label,
+      fmt.ops(change.ms),
+      change.onNew,
+      fmt.ops(change.copied),
+      fmt.ops(change.during.opsPerSecond),
+      fmt.ms(change.during.p99Ms),
+      fmt.times(change.during.p99Ms, idleLoad.p99Ms),
+      change.during.errors,
     ];
     const header = [
       "change",
+      "foreground",
       "complete after (ms)",
       "keys on the new replicas",
       "entries copied",
@@ -99,22 +91,36 @@ export async function rebalanceBench(settings: BenchSettings): Promise<BenchResu
       "p99 vs idle",
       "errors",
     ];
+    const idleLine = (foreground: Foreground, load: Measurement) =>
+      `${foreground.label}: ${fmt.ops(load.opsPerSecond)} ops/s, p50 ${fmt.ms(load.p50Ms)} ms, p99 ${fmt.ms(load.p99Ms)} ms`;
     return {
       markdown: `## Rebalance: add a backend to ${BACKENDS}, remove one, with ${fmt.ops(perBackend)} keys per backend
 
 ${fmt.ops(keys)} keys over 1000 bins (32-byte values), three copies each, loaded straight onto their
 replicas. Then one backend is started and added (\`KeeperAdmin.AddBackend\`, what \`binring admin
-add-backend\` calls), and, once that is complete, one of the original six is removed. "Complete":
-the added backend is ready and no keeper has work left (the former holders dropped what they gave
-up); the removed one has left every keeper's list. Keepers at their defaults (rebalance rate
+add-backend\` calls), and, once that is complete, one of the original six is removed; then the same
+again under the second foreground load. "Complete": the added backend is ready and no keeper has
+work left (the former holders dropped what they gave up); the removed one has left every keeper's
+list. Keepers at their defaults (rebalance rate
 ${fmt.ops(DEFAULT_KEEPER_TIMING.rebalanceBytesPerSecond / 1024)} KiB/s read from the sources). "Keys on
 the new replicas" is what the added backend holds at the end against its ideal share (a seventh of
 all copies). "Entries copied" counts every entry applied by the fill or the decommission's repair:
-a stretch is read from every live holder (HAZARDS.md 5), and each entry is applied once. Foreground: ${FOREGROUND} callers in one process, each a
-closed loop of a set then a get on its own keys, during the change against the same load idle just
-before (idle: ${fmt.ops(idle.opsPerSecond)} ops/s, p50 ${fmt.ms(idle.p50Ms)} ms, p99 ${fmt.ms(idle.p99Ms)} ms).
+a stretch is read from every live holder (HAZARDS.md 5), and each entry is applied once.
 
-${table(header, rows)}
+Foreground, on ${FOREGROUND} bins of its own, a set then a get of each key, in the bench's process:
+a **closed loop** of one caller per bin takes all the machine gives, so it measures throughput, and
+its latency is mostly queueing behind every process of the cluster on the shared cores; a
+**paced** load issues calls at ${Math.round(PACED_SHARE * 100)}% of the closed loop's idle throughput
+whether or not earlier ones completed, latency counted from when each call was due, so it measures
+what a caller below saturation sees. Each is measured idle just before its pair of changes:
+
+- ${idleLine(closed, closedIdle)}
+- ${idleLine(paced, pacedIdle)}
+
+${table(header, [
+  ...closedChanges.map((change) => row(closed, closedIdle, change)),
+  ...pacedChanges.map((change) => row(paced, pacedIdle, change)),
+])}
 `,
     };
   } finally {
@@ -123,17 +129,70 @@ ${table(header, rows)}
   }
 }
 
+async function add(binring: Binring, foreground: Foreground, ideal: number): Promise<Change> {
+  const added = await binring.cluster.startExtraBackend();
+  const change = await during(
+    binring,
+    foreground,
+    () => addBackend(binring.cluster.keepers[0]!, added, ""),
+    async () => {
+      const status = await clusterStatus(binring);
+      const backend = status.backends.find((b) => b.address === added);
+      return backend?.state === "ready" && status.repairs.length === 0 ? status : undefined;
+    },
+  );
+  const after = await clusterStatus(binring);
+  const onNew = after.backends.find((b) => b.address === added)?.keys ?? 0;
+  return {
+    name: `add 1 to ${BACKENDS}`,
+    ms: change.ms,
+    onNew: `${fmt.ops(onNew)} (${fmt.times(onNew, ideal)} of ideal ${fmt.ops(ideal)})`,
+    copied: copiedFor(after, added),
+    during: change.during,
+  };
+}
+
+async function remove(
+  binring: Binring,
+  foreground: Foreground,
+  leaving: string,
+  ideal: number,
+): Promise<Change> {
+  const change = await during(
+    binring,
+    foreground,
+    () => removeBackend(binring.cluster.keepers[0]!, leaving),
+    async () => {
+      const status = await clusterStatus(binring);
+      return status.backends.every((b) => b.address !== leaving) && status.repairs.length === 0
+        ? status
+        : undefined;
+    },
+  );
+  return {
+    name: `remove 1 of ${BACKENDS + 1}`,
+    ms: change.ms,
+    onNew: `${fmt.ops(ideal)} (ideal: its share)`,
+    copied: copiedFor(await clusterStatus(binring), leaving),
+    during: change.during,
+  };
+}
+
+function copiedFor(status: Awaited<ReturnType<typeof clusterStatus>>, backend: string): number {
+  return status.completedRepairs.filter((r) => r.backend === backend).reduce((sum, r) => sum + r.entries, 0);
+}
+
 /** Starts a change, runs the foreground load until `complete` says it is done, and measures both. */
 async function during<T>(
   binring: Binring,
-  client: BinClient,
+  foreground: Foreground,
   start: () => Promise<unknown>,
   complete: () => Promise<T | undefined>,
-): Promise<{ ms: number; during: ReturnType<typeof summarise> }> {
+): Promise<{ ms: number; during: Measurement }> {
   const startedAt = performance.now();
   await start();
   let done = false;
-  const load = foregroundUntil(client, () => done);
+  const load = foreground.run(() => done);
   try {
     await waitFor("the change to complete", complete, { timeoutMs: CHANGE_TIMEOUT_MS, intervalMs: 50 });
   } finally {
@@ -141,42 +200,91 @@ async function during<T>(
   }
   const ms = performance.now() - startedAt;
   progress(
-    `rebalance: a change of ${binring.cluster.addresses.length} backends complete in ${fmt.ops(ms)} ms`,
+    `rebalance: a change of ${binring.cluster.addresses.length} backends complete in ${fmt.ops(ms)} ms (${foreground.label})`,
   );
-  const raw = await load;
-  const result = summarise(raw);
-  raw.histogram.destroy();
-  return { ms, during: result };
+  return { ms, during: measured(await load) };
 }
 
-async function foreground(client: BinClient, ms: number): Promise<ReturnType<typeof summarise>> {
+async function idle(foreground: Foreground, ms: number): Promise<Measurement> {
   const endAt = performance.now() + ms;
-  const raw = await foregroundUntil(client, () => performance.now() >= endAt);
+  const result = measured(await foreground.run(() => performance.now() >= endAt));
+  progress(
+    `rebalance: idle, ${foreground.label}: ${fmt.ops(result.opsPerSecond)} ops/s, p99 ${fmt.ms(result.p99Ms)} ms`,
+  );
+  return result;
+}
+
+function measured(raw: RawMeasurement): Measurement {
   const result = summarise(raw);
   raw.histogram.destroy();
   return result;
 }
 
-/** FOREGROUND closed loops of a set then a get, until `stop` says so; latencies in µs. */
-async function foregroundUntil(client: BinClient, stop: () => boolean): Promise<RawMeasurement> {
-  const histogram = newHistogram();
-  let completed = 0;
-  let errors = 0;
-  const startedAt = performance.now();
-  const caller = async (id: number) => {
-    const bin = client.bin(`foreground-${id}`);
-    for (let i = 0; !stop(); i++) {
-      const started = performance.now();
-      try {
-        if (i % 2 === 0) await bin.set(`k${i % 100}`, "v".repeat(32));
-        else await bin.get(`k${(i - 1) % 100}`);
-        histogram.recordValue(Math.max(1, Math.round((performance.now() - started) * 1000)));
-        completed++;
-      } catch {
-        errors++;
-      }
-    }
+/** The `i`-th call of a foreground load on `bin`: sets and gets of 100 keys in turn. */
+function call(bin: ReturnType<BinClient["bin"]>, i: number): Promise<unknown> {
+  return i % 2 === 0 ? bin.set(`k${i % 100}`, "v".repeat(32)) : bin.get(`k${(i - 1) % 100}`);
+}
+
+function closedLoop(client: BinClient): Foreground {
+  return {
+    label: `closed loop, ${FOREGROUND} callers`,
+    async run(stop) {
+      const histogram = newHistogram();
+      let completed = 0;
+      let errors = 0;
+      const startedAt = performance.now();
+      const caller = async (id: number) => {
+        const bin = client.bin(`foreground-${id}`);
+        for (let i = 0; !stop(); i++) {
+          const started = performance.now();
+          try {
+            await call(bin, i);
+            histogram.recordValue(Math.max(1, Math.round((performance.now() - started) * 1000)));
+            completed++;
+          } catch {
+            errors++;
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: FOREGROUND }, (_, id) => caller(id)));
+      return { histogram, completed, errors, durationMs: performance.now() - startedAt };
+    },
   };
-  await Promise.all(Array.from({ length: FOREGROUND }, (_, id) => caller(id)));
-  return { histogram, completed, errors, durationMs: performance.now() - startedAt };
+}
+
+/** Calls at `ratePerSecond` over the foreground bins in turn, each bin's calls in order of issue. */
+function pacedLoad(client: BinClient, ratePerSecond: number): Foreground {
+  return {
+    label: `paced, ${fmt.ops(ratePerSecond)} ops/s`,
+    async run(stop) {
+      const histogram = newHistogram();
+      const bins = Array.from({ length: FOREGROUND }, (_, id) => client.bin(`paced-${id}`));
+      const inFlight = new Set<Promise<void>>();
+      let completed = 0;
+      let errors = 0;
+      let issued = 0;
+      const startedAt = performance.now();
+      while (!stop()) {
+        const due = Math.floor(((performance.now() - startedAt) * ratePerSecond) / 1000);
+        for (; issued < due && inFlight.size < PACED_IN_FLIGHT; issued++) {
+          const dueAt = startedAt + (issued * 1000) / ratePerSecond;
+          const bin = bins[issued % FOREGROUND]!;
+          const op: Promise<void> = call(bin, Math.floor(issued / FOREGROUND)).then(
+            () => {
+              histogram.recordValue(Math.max(1, Math.round((performance.now() - dueAt) * 1000)));
+              completed++;
+            },
+            () => {
+              errors++;
+            },
+          );
+          inFlight.add(op);
+          void op.finally(() => inFlight.delete(op));
+        }
+        await sleep(2);
+      }
+      await Promise.all(inFlight);
+      return { histogram, completed, errors, durationMs: performance.now() - startedAt };
+    },
+  };
 }

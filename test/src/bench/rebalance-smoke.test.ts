@@ -1,5 +1,6 @@
 // The rebalance benchmark keeps working: `--quick` end to end, a backend added
-// to a loaded cluster and one removed under foreground load, every cell filled.
+// to a loaded cluster and one removed, under a closed-loop and then a paced
+// foreground load, every cell filled.
 import { expect, test } from "vitest";
 import { runQuick } from "./quick-run.js";
 
@@ -9,11 +10,19 @@ test("npm run bench -- rebalance --quick writes a filled table", { timeout: 120_
   const report = run.read("rebalance.md");
   expect(report).toMatch(/^Machine: \d+ cores × .*redis-server/m);
   expect(report).not.toMatch(/NaN|undefined|Infinity/);
-  const [add, remove] = run.rows("rebalance.md");
-  expect(add).toMatch(
-    /^\| add 1 to 6 \| [\d,]+ \| [\d,]+ \(×\d\.\d+ of ideal [\d,]+\) \| [\d,]+ \| [\d,]+ \| [\d.]+ \| ×[\d.]+ \| 0 \|$/,
-  );
-  expect(remove).toMatch(
-    /^\| remove 1 of 7 \| [\d,]+ \| .* \| [\d,]+ \| [\d,]+ \| [\d.]+ \| ×[\d.]+ \| 0 \|$/,
-  );
+  const rows = run.rows("rebalance.md");
+  expect(rows).toHaveLength(4);
+  for (const [i, foreground] of [
+    "closed loop, 16 callers",
+    "closed loop, 16 callers",
+    "paced, [\\d,]+ ops/s",
+    "paced, [\\d,]+ ops/s",
+  ].entries()) {
+    const change = i % 2 === 0 ? "add 1 to 6" : "remove 1 of 7";
+    expect(rows[i]).toMatch(
+      new RegExp(
+        `^\\| ${change} \\| ${foreground} \\| [\\d,]+ \\| [\\d,]+ \\(.*\\) \\| [\\d,]+ \\| [\\d,]+ \\| [\\d.]+ \\| ×[\\d.]+ \\| 0 \\|$`,
+      ),
+    );
+  }
 });
