@@ -15,9 +15,27 @@ describe("stateSeries", () => {
 
 describe("progressRatio", () => {
   it("is 0 before any task is planned, then tasks done of planned", () => {
-    expect(progressRatio({ entriesCopied: 0, bytesCopied: 0, tasksDone: 0, tasksTotal: 0, duplicatesSkipped: 0 })).toBe(0);
-    expect(progressRatio({ entriesCopied: 10, bytesCopied: 90, tasksDone: 1, tasksTotal: 4 })).toBe(0.25);
-    expect(progressRatio({ entriesCopied: 10, bytesCopied: 90, tasksDone: 4, tasksTotal: 4 })).toBe(1);
+    expect(
+      progressRatio({ entriesCopied: 0, bytesCopied: 0, tasksDone: 0, tasksTotal: 0, duplicatesSkipped: 0 }),
+    ).toBe(0);
+    expect(
+      progressRatio({
+        entriesCopied: 10,
+        bytesCopied: 90,
+        tasksDone: 1,
+        tasksTotal: 4,
+        duplicatesSkipped: 0,
+      }),
+    ).toBe(0.25);
+    expect(
+      progressRatio({
+        entriesCopied: 10,
+        bytesCopied: 90,
+        tasksDone: 4,
+        tasksTotal: 4,
+        duplicatesSkipped: 0,
+      }),
+    ).toBe(1);
   });
 });
 
