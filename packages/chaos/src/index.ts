@@ -1,11 +1,6 @@
 // @binring/chaos: the chaos workload, its fault schedule and history, and the runner that ties them together.
-export {
-  type ChaosOptions,
-  type ChaosProgress,
-  type ChaosResult,
-  ChaosRun,
-  DEFAULT_KEYS,
-} from "./chaos-run.js";
+export { type ChaosOptions, type ChaosProgress, type ChaosResult, DEFAULT_KEYS } from "./chaos-options.js";
+export { ChaosRun } from "./chaos-run.js";
 export type { BackendKill, ClusterControl } from "./cluster-control.js";
 export {
   MAX_IMPAIRED_BACKENDS,

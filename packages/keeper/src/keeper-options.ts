@@ -1,5 +1,9 @@
-// A keeper's timing and sizing, with safe production defaults; tests shorten them.
-import { InvalidArgumentError } from "@binring/core";
+// What a keeper is made with: the cluster it starts from, how it reaches it,
+// and its timing and sizing, with safe production defaults; tests shorten them.
+import { InvalidArgumentError, type TlsFiles } from "@binring/core";
+import type { Logger } from "pino";
+import type { KeeperClock } from "./keeper-clock.js";
+import type { KeeperPorts } from "./keeper-ports.js";
 
 export interface KeeperTiming {
   /** How often each backend is probed. @default 1000 */
@@ -57,4 +61,37 @@ export function parseKeeperTiming(partial: Partial<KeeperTiming> = {}): KeeperTi
     );
   }
   return timing;
+}
+
+export interface KeeperOptions {
+  /**
+   * The backends of the cluster file (host:port): the membership of a fresh
+   * cluster. Afterwards the recorded membership rules (membership-changes.ts).
+   */
+  backends: string[];
+  /** Zone of each of those backends, as in the cluster file: placement must match the clients'. @default {} */
+  zones?: Record<string, string>;
+  /**
+   * The keepers of the cluster file (host:port): the keeper ring of a fresh
+   * cluster, as `backends` is its bin ring. @default [name]
+   */
+  keepers?: string[];
+  /** This keeper's position in `keepers`. @default 0 */
+  index?: number;
+  /**
+   * This keeper's address when it is not one of `keepers`: a keeper to be
+   * added at runtime. Until it is recorded as a member it acts on nothing.
+   */
+  address?: string;
+  /** This keeper's name in logs and status. @default "keeper" */
+  name?: string;
+  timing?: Partial<KeeperTiming>;
+  /** @default a silent logger */
+  logger?: Logger;
+  /** How it reaches backends and peers. @default over gRPC */
+  ports?: KeeperPorts;
+  /** The keeper's certificate, presented on every call to backends and peers. @default plaintext */
+  tls?: TlsFiles;
+  /** @default the system clock */
+  clock?: KeeperClock;
 }

@@ -26,24 +26,17 @@
 // (lease-witness.ts). An owner declares a backend dead only once no lease on
 // it may run.
 import type { KeeperStatus } from "@binring/client";
-import {
-  type HashRing,
-  type KeeperBeat,
-  type KeeperBeat__Output,
-  seedMembers,
-  type TlsFiles,
-} from "@binring/core";
-import { type Logger, pino } from "pino";
-import type { HealthState } from "./backend-health.js";
+import { type HashRing, type KeeperBeat, type KeeperBeat__Output, seedMembers } from "@binring/core";
+import { pino } from "pino";
 import { ClockSync } from "./clock-sync.js";
+import { type ClusterViewSnapshot, viewSnapshot } from "./cluster-view-snapshot.js";
 import { grpcPorts } from "./grpc-ports.js";
 import { IntentCommit } from "./intent-commit.js";
 import { IntentRecovery } from "./intent-recovery.js";
-import { type KeeperClock, systemClock } from "./keeper-clock.js";
+import { systemClock } from "./keeper-clock.js";
 import { KeeperMetrics } from "./keeper-metrics.js";
-import { type KeeperTiming, parseKeeperTiming } from "./keeper-options.js";
+import { type KeeperOptions, type KeeperTiming, parseKeeperTiming } from "./keeper-options.js";
 import { KeeperPeers } from "./keeper-peers.js";
-import type { KeeperPorts } from "./keeper-ports.js";
 import { type KeeperRing, MAX_KEEPERS } from "./keeper-ring.js";
 import { KeeperRingChanges } from "./keeper-ring-changes.js";
 import { KeeperState } from "./keeper-state.js";
@@ -55,55 +48,6 @@ import { without } from "./repair-job.js";
 import { RepairRunner } from "./repair-runner.js";
 import { SharedView } from "./shared-view.js";
 import { statusReport } from "./status-report.js";
-
-export interface KeeperOptions {
-  /**
-   * The backends of the cluster file (host:port): the membership of a fresh
-   * cluster. Afterwards the recorded membership rules (membership-changes.ts).
-   */
-  backends: string[];
-  /** Zone of each of those backends, as in the cluster file: placement must match the clients'. @default {} */
-  zones?: Record<string, string>;
-  /**
-   * The keepers of the cluster file (host:port): the keeper ring of a fresh
-   * cluster, as `backends` is its bin ring. @default [name]
-   */
-  keepers?: string[];
-  /** This keeper's position in `keepers`. @default 0 */
-  index?: number;
-  /**
-   * This keeper's address when it is not one of `keepers`: a keeper to be
-   * added at runtime. Until it is recorded as a member it acts on nothing.
-   */
-  address?: string;
-  /** This keeper's name in logs and status. @default "keeper" */
-  name?: string;
-  timing?: Partial<KeeperTiming>;
-  /** @default a silent logger */
-  logger?: Logger;
-  /** How it reaches backends and peers. @default over gRPC */
-  ports?: KeeperPorts;
-  /** The keeper's certificate, presented on every call to backends and peers. @default plaintext */
-  tls?: TlsFiles;
-  /** @default the system clock */
-  clock?: KeeperClock;
-}
-
-export interface ViewEntry {
-  address: string;
-  state: HealthState;
-  /** Dead, and its bins not yet re-copied: see PublishedState.repairing. */
-  repairing: boolean;
-  /** Its failure domain; "" for none. */
-  zone: string;
-  /** Being decommissioned. */
-  leaving: boolean;
-}
-
-export interface ClusterViewSnapshot {
-  epoch: bigint;
-  backends: ViewEntry[];
-}
 
 /** Every this many heartbeat rounds a keeper reads the log again for its whole slice (intent-recovery.ts). */
 const LOG_SWEEP_ROUNDS = 10;
@@ -257,20 +201,7 @@ export class Keeper {
 
   /** The merged view: every backend on the ring and its published state (unknown until its owner published one). */
   view(): ClusterViewSnapshot {
-    const state = this.#state;
-    return {
-      epoch: state.view.epoch,
-      backends: state.backends.map((address) => {
-        const published = state.view.get(address);
-        return {
-          address,
-          state: published?.state ?? "unknown",
-          repairing: published?.repairing ?? false,
-          zone: state.view.member(address)?.zone ?? "",
-          leaving: state.isLeaving(address),
-        };
-      }),
-    };
+    return viewSnapshot(this.#state);
   }
 
   /** Records a running backend as a member; its owner fills it (membership-changes.ts). */

@@ -24,7 +24,7 @@ export interface BeatHooks {
   working(): string[];
   /** Largest clock read from the backends. */
   maxClock(): bigint;
-  /** A peer reported a clock for its slice. */
+  /** A peer reported the largest clock it read from the backends. */
   peerClock(clock: bigint): void;
   /** A beat was merged: ownership may have moved. */
   merged(): void;
