@@ -9,7 +9,7 @@ export {
   runCli,
   startBackendProcess,
 } from "./binring-process.js";
-export { chaosVerdicts } from "./chaos-output.js";
+export { chaosInBackground, chaosVerdicts, expectChaosPassed } from "./chaos-output.js";
 export { ChildProcess, type SpawnOptions } from "./child.js";
 export { type KeeperStatus, keeperStatus, waitForKeepersSettled, waitForSettled } from "./keeper-status.js";
 export {
