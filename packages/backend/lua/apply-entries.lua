@@ -31,16 +31,29 @@ local record_ttl = ARGV[5]
 -- can drop them once they are older than the backend's tombstone TTL. Members
 -- name what to drop: "s" .. tag .. key for a deleted string key,
 -- "l" .. tag .. <key byte length> .. ":" .. key .. value for a list tombstone.
-local time = redis.call('TIME')
-local now_ms = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+-- The time is read once, and only by a call that stores a tombstone.
+local now_ms
+local function now()
+  if not now_ms then
+    local time = redis.call('TIME')
+    now_ms = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+  end
+  return now_ms
+end
 local tombstones_by_age = prefix .. 'gc'
 
--- Keys of one bin and its indexes (see redis-engine.ts for the layout).
+-- Keys of one bin and its indexes (see redis-engine.ts for the layout). A bin
+-- is indexed once per call: a batch mostly holds keys of few bins.
+local indexed_bins = {}
 local function register(tag, point, bin, all_keys, key)
-  if redis.call('SADD', prefix .. all_keys .. tag, key) == 1 then
+  if redis.call('SADD', prefix .. all_keys .. tag, key) == 1 and not indexed_bins[bin] then
     redis.call('ZADD', prefix .. 'bins', point, bin)
+    indexed_bins[bin] = true
   end
 end
+
+-- Changes to the key and list counts, written once at the end of the call.
+local keys_delta, lists_delta = 0, 0
 
 -- Whether a's bytes sort after b's (memcmp order, as Redis sorts ZSET
 -- members). Not Lua's <: Redis sets the locale's collation, which need not be
@@ -72,10 +85,10 @@ local function apply_set(tag, key, stamp, value, point, bin)
   end
   redis.call('SET', entry_key, stamp .. value)
   if value == '' then
-    redis.call('ZADD', tombstones_by_age, now_ms, 's' .. tag .. key)
-    redis.call('DECRBY', prefix .. 'n:keys', redis.call('SREM', prefix .. 'k:' .. tag, key))
+    redis.call('ZADD', tombstones_by_age, now(), 's' .. tag .. key)
+    keys_delta = keys_delta - redis.call('SREM', prefix .. 'k:' .. tag, key)
   else
-    redis.call('INCRBY', prefix .. 'n:keys', redis.call('SADD', prefix .. 'k:' .. tag, key))
+    keys_delta = keys_delta + redis.call('SADD', prefix .. 'k:' .. tag, key)
   end
   if not current then register(tag, point, bin, 'ka:', key) end
   return 1
@@ -107,7 +120,7 @@ local function apply_append(tag, key, stamp, value, point, bin, decides, limited
   redis.call('ZADD', list, 0, member)
   redis.call('ZADD', prefix .. 'lv:' .. tag .. key, 0, redis.sha1hex(value) .. stamp)
   redis.call('INCRBY', sizes, bytes)
-  redis.call('INCRBY', prefix .. 'n:lists', redis.call('SADD', prefix .. 'lk:' .. tag, key))
+  lists_delta = lists_delta + redis.call('SADD', prefix .. 'lk:' .. tag, key)
   register(tag, point, bin, 'la:', key)
   return 1
 end
@@ -131,7 +144,7 @@ local function apply_remove(tag, key, stamp, value, point, bin, decides)
     return tonumber(stored)
   end
   redis.call('HSET', tombstones, value, stamp)
-  redis.call('ZADD', tombstones_by_age, now_ms, 'l' .. tag .. #key .. ':' .. key .. value)
+  redis.call('ZADD', tombstones_by_age, now(), 'l' .. tag .. #key .. ':' .. key .. value)
   local list = prefix .. 'l:' .. tag .. key
   local index = prefix .. 'lv:' .. tag .. key
   local digest = redis.sha1hex(value)
@@ -148,7 +161,7 @@ local function apply_remove(tag, key, stamp, value, point, bin, decides)
   if removed > 0 then
     if redis.call('EXISTS', list) == 0 then
       redis.call('DEL', prefix .. 'lb:' .. tag .. key)
-      redis.call('DECRBY', prefix .. 'n:lists', redis.call('SREM', prefix .. 'lk:' .. tag, key))
+      lists_delta = lists_delta - redis.call('SREM', prefix .. 'lk:' .. tag, key)
     else
       redis.call('DECRBY', prefix .. 'lb:' .. tag .. key, removed * (#value + element_overhead))
     end
@@ -165,8 +178,10 @@ end
 -- w:<writer and seq> holds the largest stamp applied here for that write, for
 -- a claim (a retried write whose stamp its writer never learned): every entry
 -- of a write carries its writer and seq in its stamp's last 24 bytes.
+-- A write's first entry here (the usual case) costs one call.
 local function record(stamp)
   local key = prefix .. 'w:' .. string.sub(stamp, 17)
+  if redis.call('SET', key, stamp, 'NX', 'EX', record_ttl) then return end
   local held = redis.call('GET', key)
   if not held or stamp > held then redis.call('SET', key, stamp, 'EX', record_ttl) end
 end
@@ -187,4 +202,6 @@ for i = 6, #ARGV, 9 do
     results[#results + 1] = result
   end
 end
+if keys_delta ~= 0 then redis.call('INCRBY', prefix .. 'n:keys', keys_delta) end
+if lists_delta ~= 0 then redis.call('INCRBY', prefix .. 'n:lists', lists_delta) end
 return results
