@@ -1,7 +1,7 @@
 // `--join` of `binring backend` and `binring keeper`: once the process
-// listens, it asks the keepers of the cluster file to add it (as `binring
-// admin add-backend` / `add-keeper` would), trying each in turn until one
-// answers. A refusal the cluster's state explains (FAILED_PRECONDITION: the
+// listens, it asks the keepers to add it (as `binring admin add-backend` /
+// `add-keeper` would), those on the keeper ring first (keeper-lookup.ts),
+// trying each in turn until one answers. A refusal the cluster's state explains (FAILED_PRECONDITION: the
 // keeper could not reach it yet — a new pod's DNS name appears a little after
 // it listens — or it is still leaving) is tried again for a while; a request
 // the keeper calls malformed, or refusals past that while, end the attempts.
@@ -21,13 +21,15 @@ export interface JoinRequest {
   what: "backend" | "keeper";
   /** The address the cluster reaches this process at. */
   address: string;
-  /** The cluster file's keepers, asked in turn. */
+  /** The cluster file's keepers: where the lookup starts, and who is asked without one. */
   keepers: readonly string[];
   /** With TLS, the certificate the call presents: an admin's or a keeper's, the roles that change membership. */
   tls: TlsFiles | undefined;
   logger: Logger;
   stopped(): boolean;
   ask(keeper: string, tls: TlsFiles | undefined): Promise<MembershipChange>;
+  /** The keepers to ask on each attempt, in order, found from the file's. @default the file's, as listed */
+  lookup?(keepers: readonly string[], tls: TlsFiles | undefined): Promise<readonly string[]>;
   /** Between attempts. @default JOIN_RETRY_MS */
   retryMs?: number;
 }
@@ -38,7 +40,8 @@ export async function joinRing(request: JoinRequest): Promise<void> {
   const giveUpAt = Date.now() + REFUSALS_FOR_MS;
   while (!request.stopped()) {
     let refusal: string | undefined;
-    for (const keeper of keepers) {
+    const asked = (await request.lookup?.(keepers, tls)) ?? keepers;
+    for (const keeper of asked.filter((keeper) => keeper !== address)) {
       try {
         const change = await request.ask(keeper, tls);
         logger.info(

@@ -3,8 +3,9 @@
 // --join`, takes its slice; `binring admin remove-keeper --wait` takes one of
 // the file's keepers off the ring, after which each can be killed with
 // nothing taken over; a client built from the original file follows the views
-// to the added keeper and goes on reading and writing; refusals are one line
-// and change nothing.
+// to the added keeper and goes on reading and writing, and so do `binring
+// status` and `binring admin` once no keeper of the file is on the ring;
+// refusals are one line and change nothing.
 import { BinClient } from "@binring/client";
 import { KeeperRing } from "@binring/keeper";
 import { afterAll, describe, expect, it } from "vitest";
@@ -100,13 +101,26 @@ describe("binring keeper --join and binring admin add-keeper / remove-keeper", (
     );
     expect(last.code, last.stderr).toBe(0);
     expect(last.stdout).toMatch(/has left the keeper ring: it may be stopped/);
+
+    // Neither of the file's keepers is on the ring now (one stopped, one answering from off it):
+    // commands built from the file follow the answering one's list to the added keeper.
+    const status = await runCli(["status", "--config", c.configPath, "--json"]);
+    expect(status.code, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ address, offRing: false });
+    const grownBy = await c.startExtraBackend();
+    const grow = await runCli(
+      ["admin", "add-backend", grownBy, "--config", c.configPath, "--wait", "--json", "--timeout", "60s"],
+      { timeoutMs: 70_000 },
+    );
+    expect(grow.code, grow.stderr).toBe(0);
+    expect(JSON.parse(grow.stdout)).toMatchObject({ action: "add-backend", address: grownBy, changed: true });
     await c.killKeeper(1);
 
     // The client built from the original file learned the added keeper from the views: a backend's
     // death moves the epoch on, and the client follows it there, reading everything and writing on.
     const dead = c.addresses[3]!;
     await c.kill(dead, { withRedis: true });
-    await waitForKeepersSettled([addedHttp], { ...ready, [dead]: "dead" }, 30_000);
+    await waitForKeepersSettled([addedHttp], { ...ready, [grownBy]: "ready", [dead]: "dead" }, 30_000);
     for (let i = 0; i < BINS; i++) expect(await client.bin(`r${i}`).get("k")).toBe(`v${i}`);
     await client.bin("after").set("k", "written");
     expect(await client.bin("after").get("k")).toBe("written");

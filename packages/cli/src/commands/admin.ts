@@ -1,7 +1,8 @@
 // `binring admin add-backend|remove-backend|add-keeper|remove-keeper ADDRESS`:
-// membership changes of a running cluster, asked of the first keeper of the
-// cluster file that answers. With --wait the command follows the change on
-// the keepers' status until it is complete, showing the copy's progress.
+// membership changes of a running cluster, asked of a keeper on the keeper
+// ring, found from the cluster file's (keeper-lookup.ts). With --wait the
+// command follows the change on the keepers' status until it is complete,
+// showing the copy's progress.
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   addBackend,
@@ -12,12 +13,12 @@ import {
   removeBackend,
   removeKeeper,
 } from "@binring/client";
-import { isBackendAddress, StatusCode, type TlsFiles } from "@binring/core";
-import type * as grpc from "@grpc/grpc-js";
+import { isBackendAddress, type TlsFiles } from "@binring/core";
 import { formatDuration, parseDuration, parseFlags } from "../args.js";
 import { CliError } from "../cli-error.js";
 import { callerTls, readClusterFile, TLS_DIR_FLAG } from "../cluster-file.js";
 import { defineCommand } from "../command.js";
+import { askKeepers, keepersToAsk, ringStatus } from "../keeper-lookup.js";
 import { ProgressLine } from "../progress-line.js";
 
 const ACTIONS = ["add-backend", "remove-backend", "add-keeper", "remove-keeper"] as const;
@@ -84,13 +85,14 @@ export async function adminCommand(args: string[]): Promise<void> {
     "add-keeper": (keeper: string) => addKeeper(keeper, address, tls),
     "remove-keeper": (keeper: string) => removeKeeper(keeper, address, tls),
   }[action as Action];
+  const keepers = keepersToAsk(await ringStatus(config.keepers, tls), config.keepers);
   // A keeper being added only waits to be added: the others are asked.
   const change = await askKeepers(
-    action === "add-keeper" ? config.keepers.filter((keeper) => keeper !== address) : config.keepers,
+    action === "add-keeper" ? keepers.filter((keeper) => keeper !== address) : keepers,
     ask,
   );
   if (!values.json) process.stdout.write(`${describe(action as Action, address, change)}\n`);
-  if (values.wait) await waitUntilDone(action as Action, address, config.keepers, tls, timeoutMs);
+  if (values.wait) await waitUntilDone(action as Action, address, keepers, tls, timeoutMs);
   if (values.json) {
     const waited = values.wait ? { waitedMs: Date.now() - started } : {};
     process.stdout.write(`${JSON.stringify({ action, address, ...change, ...waited })}\n`);
@@ -120,26 +122,6 @@ function describe(action: Action, address: string, change: MembershipChange): st
   }[action];
 }
 
-/**
- * Asks each keeper in turn until one answers. A keeper that does not answer
- * is skipped; a refusal (the change is not allowed) ends the command.
- */
-async function askKeepers<T>(keepers: string[], ask: (keeper: string) => Promise<T>): Promise<T> {
-  const failures: string[] = [];
-  for (const keeper of keepers) {
-    try {
-      return await ask(keeper);
-    } catch (error) {
-      const { code, details } = error as grpc.ServiceError;
-      if (code !== StatusCode.UNAVAILABLE && code !== StatusCode.DEADLINE_EXCEEDED) {
-        throw new CliError(details ?? (error as Error).message, 1);
-      }
-      failures.push(`${keeper}: ${details ?? (error as Error).message}`);
-    }
-  }
-  throw new CliError(`no keeper answered (${failures.join("; ")})`, 1);
-}
-
 /** Follows the change on the keepers' status until it is complete, printing progress to stderr. */
 async function waitUntilDone(
   action: Action,
@@ -153,10 +135,10 @@ async function waitUntilDone(
   let shown = "";
   for (;;) {
     // An added keeper is followed on its own status: it knows when it owns its slice.
-    const asked = action === "add-keeper" ? [address] : keepers;
-    const status = await askKeepers(asked, (keeper) => fetchKeeperStatus(keeper, undefined, tls)).catch(
-      (error: unknown) => error as CliError,
-    );
+    const status = await (action === "add-keeper"
+      ? askKeepers([address], (keeper) => fetchKeeperStatus(keeper, undefined, tls))
+      : ringStatus(keepers, tls)
+    ).catch((error: unknown) => error as CliError);
     if (!(status instanceof CliError)) {
       const outcome = PROGRESS[action](status, address);
       if (outcome === "done") {

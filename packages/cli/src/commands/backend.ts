@@ -16,6 +16,7 @@ import { CliError } from "../cli-error.js";
 import { readClusterFile } from "../cluster-file.js";
 import { defineCommand } from "../command.js";
 import { joinRing } from "../join-ring.js";
+import { lookUpKeepers } from "../keeper-lookup.js";
 import { createLogger } from "../logger.js";
 import { reloadOnHangup, SERVER_SECURITY_FLAGS, serverTls } from "../server-security.js";
 import { onShutdown } from "../shutdown.js";
@@ -178,6 +179,7 @@ export async function backendCommand(args: string[]): Promise<void> {
       logger,
       stopped: () => stopping,
       ask: (keeper, tls) => addBackend(keeper, address, zone, tls),
+      lookup: lookUpKeepers,
     });
   }
 }

@@ -10,6 +10,7 @@ import { CliError } from "../cli-error.js";
 import { readClusterFile } from "../cluster-file.js";
 import { defineCommand, type FlagSpec } from "../command.js";
 import { joinRing } from "../join-ring.js";
+import { lookUpKeepers } from "../keeper-lookup.js";
 import { createLogger } from "../logger.js";
 import { reloadOnHangup, SERVER_SECURITY_FLAGS, serverTls } from "../server-security.js";
 import { onShutdown } from "../shutdown.js";
@@ -133,6 +134,7 @@ export async function keeperCommand(args: string[]): Promise<void> {
       logger,
       stopped: () => stopping,
       ask: (keeper, callTls) => addKeeper(keeper, place.address, callTls),
+      lookup: lookUpKeepers,
     });
   }
 }

@@ -2,13 +2,12 @@
 // keeper (alive or not, its slice, its work in hand), then every backend. With --watch it
 // asks again every --interval: redrawn in place on a terminal, one block after another otherwise.
 import { setTimeout as sleep } from "node:timers/promises";
-import { fetchKeeperStatus, type KeeperStatus, type RepairReport } from "@binring/client";
-import type { TlsFiles } from "@binring/core";
-import type * as grpc from "@grpc/grpc-js";
+import type { KeeperStatus, RepairReport } from "@binring/client";
 import { formatDuration, parseDuration, parseFlags } from "../args.js";
 import { CliError } from "../cli-error.js";
 import { callerTls, readClusterFile, TLS_DIR_FLAG } from "../cluster-file.js";
 import { defineCommand } from "../command.js";
+import { ringStatus } from "../keeper-lookup.js";
 import { progressBar } from "../progress-line.js";
 import { textTable } from "../text-table.js";
 
@@ -34,26 +33,6 @@ export const STATUS = defineCommand({
   example: "binring status --watch --interval 1s",
 });
 
-/**
- * The status from the first keeper on the keeper ring that answers; from a
- * keeper off it (removed, or not added yet) only when no other answers.
- */
-async function fetchStatus(keepers: string[], tls: TlsFiles | undefined): Promise<KeeperStatus> {
-  const failures: string[] = [];
-  let offRing: KeeperStatus | undefined;
-  for (const keeper of keepers) {
-    try {
-      const status = await fetchKeeperStatus(keeper, undefined, tls);
-      if (!status.offRing) return status;
-      offRing ??= status;
-    } catch (error) {
-      failures.push(`${keeper}: ${(error as grpc.ServiceError).details ?? (error as Error).message}`);
-    }
-  }
-  if (offRing) return offRing;
-  throw new CliError(`no keeper answered (${failures.join("; ")})`, 1);
-}
-
 export async function statusCommand(args: string[]): Promise<void> {
   const { values } = parseFlags(STATUS, args);
   const intervalMs = parseDuration("interval", values.interval);
@@ -62,7 +41,7 @@ export async function statusCommand(args: string[]): Promise<void> {
   if (config.keepers.length === 0) throw new CliError("status needs keepers: the cluster file lists none");
   const show = (status: KeeperStatus) => (values.json ? JSON.stringify(status) : render(status));
   if (!values.watch) {
-    process.stdout.write(`${show(await fetchStatus(config.keepers, tls))}\n`);
+    process.stdout.write(`${show(await ringStatus(config.keepers, tls))}\n`);
     return;
   }
   // Ctrl-C is how a watch ends, so it is a clean exit; so is the reader of a pipe going away.
@@ -71,7 +50,7 @@ export async function statusCommand(args: string[]): Promise<void> {
   const redraw = process.stdout.isTTY === true;
   for (let first = true; ; first = false) {
     const started = new Date();
-    const outcome = await fetchStatus(config.keepers, tls).then(show, (error: unknown) => {
+    const outcome = await ringStatus(config.keepers, tls).then(show, (error: unknown) => {
       // A watch outlives a keeper restart: the failure stands where the status would.
       if (error instanceof CliError) return error;
       throw error;
