@@ -3,7 +3,8 @@
 // dead (and which of those are still being repaired), and the epoch of that
 // view. Refreshed from any reachable keeper every few seconds and at once
 // (rate-limited) when a call fails: the cluster file's keepers, and those the
-// views list (keepers join and leave too). Without keepers it stays empty and
+// views list (keepers join and leave too), or, when none serves a view, those
+// an off-ring keeper's status lists. Without keepers it stays empty and
 // the client works from its cluster file's backends and its own reachability
 // table.
 import {
@@ -98,17 +99,45 @@ export class ClusterView {
   }
 
   async #fetch(): Promise<void> {
+    if (await this.#viewFromAny()) return;
+    if ((await this.#findRing()) && (await this.#viewFromAny())) return;
+    this.options.logger.debug("no keeper answered; keeping the last view");
+  }
+
+  /** Applies the view of the first keeper that serves one, starting from the last that did. */
+  async #viewFromAny(): Promise<boolean> {
     const keepers = [...this.#keepers.values()];
     for (let tried = 0; tried < keepers.length; tried++) {
       const keeper = keepers[this.#next % keepers.length]!;
       try {
         this.#apply(await getView(keeper));
-        return;
+        return true;
       } catch {
         this.#next++;
       }
     }
-    this.options.logger.debug("no keeper answered; keeping the last view");
+    return false;
+  }
+
+  /**
+   * Follows the keepers listed in the status of the first keeper that gives
+   * one, when none served a view: a keeper of the cluster file that was taken
+   * off the keeper ring but still runs serves no view, yet knows the ring.
+   * True when that list named keepers not followed yet.
+   */
+  async #findRing(): Promise<boolean> {
+    for (const keeper of [...this.#keepers.values()]) {
+      const listed = await statusKeepers(keeper).catch(() => undefined);
+      if (listed === undefined) continue;
+      const fresh = listed
+        .slice(0, MAX_FOLLOWED_KEEPERS)
+        .filter((address) => isBackendAddress(address) && !this.#keepers.has(address));
+      for (const address of fresh) this.#follow(address);
+      if (fresh.length > 0)
+        this.options.logger.debug({ keepers: fresh }, "keepers from an off-ring keeper's status");
+      return fresh.length > 0;
+    }
+    return false;
   }
 
   #apply(view: ClusterView__Output): void {
@@ -169,6 +198,16 @@ export class ClusterView {
       }),
     );
   }
+}
+
+function statusKeepers(keeper: KeeperClient): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    keeper.Status({}, { deadline: new Date(Date.now() + KEEPER_CALL_TIMEOUT_MS) }, (error, status) =>
+      error || !status
+        ? reject(error ?? new Error("empty status"))
+        : resolve(status.keepers.map((k) => k.address)),
+    );
+  });
 }
 
 function getView(keeper: KeeperClient): Promise<ClusterView__Output> {

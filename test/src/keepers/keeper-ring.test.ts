@@ -4,8 +4,8 @@
 // the file's keepers off the ring, after which each can be killed with
 // nothing taken over; a client built from the original file follows the views
 // to the added keeper and goes on reading and writing, and so do `binring
-// status` and `binring admin` once no keeper of the file is on the ring;
-// refusals are one line and change nothing.
+// status`, `binring admin` and a client created then, once no keeper of the
+// file is on the ring; refusals are one line and change nothing.
 import { BinClient } from "@binring/client";
 import { KeeperRing } from "@binring/keeper";
 import { afterAll, describe, expect, it } from "vitest";
@@ -114,6 +114,10 @@ describe("binring keeper --join and binring admin add-keeper / remove-keeper", (
     );
     expect(grow.code, grow.stderr).toBe(0);
     expect(JSON.parse(grow.stdout)).toMatchObject({ action: "add-backend", address: grownBy, changed: true });
+    // So does a client created now from the file: no keeper it names serves a view.
+    const late = await BinClient.fromConfig(c.configPath, { viewRefreshMs: 200 });
+    clients.push(late);
+    for (let i = 0; i < BINS; i++) expect(await late.bin(`r${i}`).get("k")).toBe(`v${i}`);
     await c.killKeeper(1);
 
     // The client built from the original file learned the added keeper from the views: a backend's
