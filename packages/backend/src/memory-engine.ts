@@ -237,10 +237,7 @@ export class MemoryEngine implements StoreEngine {
           batch.push({ bin: name, key, kind: "remove", value, stamp: decodeStamp(stamp) });
         }
       }
-      if (batch.length >= batchSize) {
-        yield batch;
-        batch = [];
-      }
+      while (batch.length >= batchSize) yield batch.splice(0, batchSize);
     }
     if (batch.length > 0) yield batch;
   }

@@ -13,7 +13,7 @@ import { binTag } from "./apply-script.js";
 import type { RedisConnection } from "./redis-connection.js";
 import type { TurnPipeline } from "./turn-pipeline.js";
 
-/** Bins read (Scan) or deleted (Drop, one script call each) per round of pipelined calls. */
+/** Most bins read (Scan) or deleted (Drop, one script call each) per round of pipelined calls. */
 export const BINS_PER_ROUND = 64;
 
 /** Every entry of the bins in the ranges, in batches of at most batchSize entries and about MESSAGE_BUDGET_BYTES. */
@@ -26,10 +26,16 @@ export async function* scanEntries(
   const bins = await binsIn(connection, pipeline, ranges);
   let batch: Entry[] = [];
   let bytes = 0;
-  for (let i = 0; i < bins.length; i += BINS_PER_ROUND) {
-    const entriesPerBin = await Promise.all(
-      bins.slice(i, i + BINS_PER_ROUND).map((bin) => binEntries(connection, pipeline, bin)),
-    );
+  let binsRead = 0;
+  let entriesRead = 0;
+  for (let i = 0; i < bins.length; ) {
+    // About a batch's worth of entries per round, judged by the bins read so far: a round is read,
+    // decoded and framed in one go, holding Redis and this process from clients' calls meanwhile.
+    const roundBins = bins.slice(i, i + binsForRound(binsRead, entriesRead, batchSize));
+    i += roundBins.length;
+    const entriesPerBin = await Promise.all(roundBins.map((bin) => binEntries(connection, pipeline, bin)));
+    binsRead += roundBins.length;
+    for (const entries of entriesPerBin) entriesRead += entries.length;
     // Entry by entry, so that a bin with a long list still travels in batches of batchSize and of about
     // MESSAGE_BUDGET_BYTES (values may be megabytes each).
     for (const entries of entriesPerBin) {
@@ -45,6 +51,13 @@ export async function* scanEntries(
     }
   }
   if (batch.length > 0) yield batch;
+}
+
+/** Bins to read next: one to start with, then as many as hold about `batchSize` entries at the rate so far. */
+export function binsForRound(binsRead: number, entriesRead: number, batchSize: number): number {
+  if (binsRead === 0) return 1;
+  if (entriesRead === 0) return BINS_PER_ROUND;
+  return Math.max(1, Math.min(BINS_PER_ROUND, Math.floor((batchSize * binsRead) / entriesRead)));
 }
 
 async function binEntries(

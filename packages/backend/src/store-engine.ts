@@ -59,7 +59,7 @@ export interface StoreEngine {
   getList(bin: string, key: string): Promise<string[]>;
   /** Keys of the bin's non-empty lists matching the pattern, sorted. */
   listKeys(bin: string, pattern: KeyPattern): Promise<string[]>;
-  /** Every entry (tombstones included) of the bins whose ring point is in one of the ranges. */
+  /** Every entry (tombstones included) of the bins whose ring point is in one of the ranges, in batches of at most batchSize. */
   scan(ranges: readonly RingRange[], batchSize: number): AsyncIterable<Entry[]>;
   /**
    * Deletes every entry of the bins in the ranges; returns how many bins went.

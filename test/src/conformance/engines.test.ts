@@ -12,6 +12,7 @@ import {
   itTellsWhoDecidedARemovesCount,
 } from "./engine-idempotency.js";
 import { itLimitsListSizes } from "./engine-list-limit.js";
+import { itScansEveryEntryOnce } from "./engine-scan.js";
 import { itSweepsOldTombstones } from "./engine-tombstones.js";
 import { describeStorageConformance } from "./storage-conformance.js";
 
@@ -52,6 +53,7 @@ describe("redis engine", () => {
   describe("equal stamps", () => itOrdersEntriesWithOneStamp(openEngine));
   describe("list size limit", () => itLimitsListSizes(openEngine));
   describe("claims", () => itRemembersWritesForClaims(openEngine));
+  describe("scan", () => itScansEveryEntryOnce(openEngine));
 });
 
 describe("memory engine idempotency", () => itAppliesEntriesIdempotently(async () => new MemoryEngine()));
@@ -64,3 +66,4 @@ describe("memory engine drop", () => itDropsBinsInRanges(async () => new MemoryE
 describe("memory engine equal stamps", () => itOrdersEntriesWithOneStamp(async () => new MemoryEngine()));
 describe("memory engine list size limit", () => itLimitsListSizes(async () => new MemoryEngine()));
 describe("memory engine claims", () => itRemembersWritesForClaims(async () => new MemoryEngine()));
+describe("memory engine scan", () => itScansEveryEntryOnce(async () => new MemoryEngine()));
