@@ -223,7 +223,7 @@ export class MemoryEngine implements StoreEngine {
   }
 
   async *scan(ranges: readonly RingRange[], batchSize: number): AsyncIterable<Entry[]> {
-    let batch: Entry[] = [];
+    const batch: Entry[] = [];
     for (const [name, bin] of this.#binsIn(ranges)) {
       for (const [key, stored] of bin.strings) {
         const stamp = decodeStamp(stored.slice(0, STAMP_LENGTH));

@@ -177,6 +177,7 @@ export class ChaosRun {
       const fault = nextFault(
         {
           backends: control.backends.length,
+          maxBackends: control.maxBackends,
           retired,
           keepers: control.keepers.length,
           impairedBackends,

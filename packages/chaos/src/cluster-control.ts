@@ -31,6 +31,8 @@ export interface ClusterControl {
   restartKeeper(index: number): Promise<void>;
   /** Set when every process runs in a network namespace of its own; network faults need it. */
   readonly network?: NetworkControl;
+  /** How many backends can ever be started, the first ones included (joinBackend past it fails). @default no bound */
+  readonly maxBackends?: number;
   /**
    * Starts one more backend and asks the keepers to add it to the ring
    * (binring admin add-backend); resolves to its index once they recorded it.

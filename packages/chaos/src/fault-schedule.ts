@@ -44,6 +44,8 @@ export type MembershipAction = "add-backend" | "remove-backend";
 export interface ScheduleState {
   /** Backends ever started, by index; those in `retired` have left the ring. */
   backends: number;
+  /** How many backends can ever be started: no backend is added past it. @default no bound */
+  maxBackends?: number;
   /** Backends removed from the ring and stopped: never a target again. @default none */
   retired?: ReadonlySet<number>;
   keepers: number;
@@ -108,7 +110,12 @@ export function nextFault(
   });
   const membershipFaults = kinds.has("membership") && backendFaults;
   const membership: [MembershipAction, number][] = [
-    ["add-backend", membershipFaults && members.length < MAX_MEMBERS ? 1 : 0],
+    [
+      "add-backend",
+      membershipFaults && members.length < MAX_MEMBERS && state.backends < (state.maxBackends ?? Infinity)
+        ? 1
+        : 0,
+    ],
     ["remove-backend", membershipFaults && members.length > MIN_MEMBERS_AFTER_REMOVE ? 1 : 0],
   ];
   const uncovered = [...network, ...membership].filter(

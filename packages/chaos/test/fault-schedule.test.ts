@@ -158,6 +158,24 @@ describe("membership faults", () => {
     expect(seen).toContain("add-backend");
   });
 
+  it("adds no backend past the most the cluster can start (a network's namespaces)", () => {
+    const full = state({
+      kinds: MEMBERSHIP,
+      backends: 6,
+      maxBackends: 6,
+      retired: new Set([0]),
+      injected: new Set(["add-backend", "remove-backend"]),
+    });
+    const room = { ...full, maxBackends: 7 };
+    const actions = (s: ScheduleState) => {
+      const random = Random.seeded(11);
+      return new Set(Array.from({ length: 500 }, () => nextFault(s, random, TIMING)?.action));
+    };
+    expect(actions(full)).not.toContain("add-backend");
+    expect(actions(full)).toContain("remove-backend");
+    expect(actions(room)).toContain("add-backend");
+  });
+
   it("without the kind, never changes membership", () => {
     for (let seed = 0; seed < 300; seed++) {
       expect(nextFault(state(), Random.seeded(seed), TIMING)?.action).not.toMatch(/^(add|remove)-backend$/);

@@ -26,6 +26,12 @@ export interface ClusterNetworkOptions {
   dir: string;
   backends: number;
   keepers: number;
+  /**
+   * Namespaces made up front for backends started later (membership faults
+   * add backends while the run cuts links): backend-N and on, N = backends.
+   * @default 0
+   */
+  spareBackends?: number;
   /** @default a silent logger */
   logger?: Logger;
 }
@@ -67,7 +73,10 @@ export class ClusterNetwork {
     const subnet = await freeSubnet(hash);
     const nodes: NetworkNode[] = [
       "clients",
-      ...Array.from({ length: options.backends }, (_, i): NetworkNode => `backend-${i}`),
+      ...Array.from(
+        { length: options.backends + (options.spareBackends ?? 0) },
+        (_, i): NetworkNode => `backend-${i}`,
+      ),
       ...Array.from({ length: options.keepers }, (_, i): NetworkNode => `keeper-${i}`),
     ];
     if (nodes.length > 253)
@@ -99,6 +108,16 @@ export class ClusterNetwork {
   /** Cuts and slow links between the nodes. */
   get control(): NetworkControl {
     return this.#control;
+  }
+
+  /** How many backends have a namespace: the cluster's first ones and the spares. */
+  get backendSlots(): number {
+    return [...this.endpoints.keys()].filter((node) => node.startsWith("backend-")).length;
+  }
+
+  /** Whether `node` has a place in this network (a backend past its namespaces has none). */
+  has(node: NetworkNode): boolean {
+    return this.endpoints.has(node);
   }
 
   /** A node's IPv4 address. */

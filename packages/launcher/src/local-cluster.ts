@@ -78,6 +78,11 @@ export class LocalCluster implements ClusterControl {
     return this.options.network?.control;
   }
 
+  /** How many backends can ever run: in a network, as many as it has namespaces for; otherwise no bound. */
+  get maxBackends(): number | undefined {
+    return this.options.network?.backendSlots;
+  }
+
   /** Each keeper's running process; undefined while it is down. */
   get keeperProcesses(): (ManagedProcess | undefined)[] {
     return this.#keepers.map((slot) => slot.child);
@@ -278,9 +283,11 @@ export class LocalCluster implements ClusterControl {
    * it and the keepers do not know it yet. Returns its address.
    */
   async startExtraBackend(): Promise<string> {
-    if (this.options.network)
-      throw new Error("extra backends are not placed in the cluster's network namespaces");
     const i = this.members.length;
+    if (this.options.network && !this.options.network.has(`backend-${i}`))
+      throw new Error(
+        `backend-${i} has no namespace in the cluster network: it was made for ${this.maxBackends} backends`,
+      );
     const member = await this.#newMember(i, await chooseAddresses(this.options, i));
     this.members.push(member);
     await this.#startBackend(member, false);

@@ -17,10 +17,6 @@ it.each([
     ["--local", "--faults", "process,netwrok"],
     /--faults must be a comma-separated list of process, network, keeper-partition, membership, got "netwrok" in "process,netwrok"/,
   ],
-  [
-    ["--local", "--faults", "network,membership"],
-    /--faults network,membership: membership faults do not combine with network faults yet/,
-  ],
   [["--faults", "network"], /--faults needs --local/],
   [
     ["--local", "--keepers", "1", "--faults", "keeper-partition"],
