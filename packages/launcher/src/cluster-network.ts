@@ -115,11 +115,6 @@ export class ClusterNetwork {
     return [...this.endpoints.keys()].filter((node) => node.startsWith("backend-")).length;
   }
 
-  /** Whether `node` has a place in this network (a backend past its namespaces has none). */
-  has(node: NetworkNode): boolean {
-    return this.endpoints.has(node);
-  }
-
   /** A node's IPv4 address. */
   address(node: NetworkNode): string {
     return this.#endpoint(node).address;

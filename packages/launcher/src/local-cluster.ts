@@ -120,7 +120,6 @@ export class LocalCluster implements ClusterControl {
   }
 
   // ---- backends ----
-
   async killBackend(index: number, how: BackendKill): Promise<void> {
     const member = this.#member(index);
     if (how !== "redis" || !member.redis) await this.#killBackendProcess(member);
@@ -161,7 +160,6 @@ export class LocalCluster implements ClusterControl {
   }
 
   // ---- keepers ----
-
   /** Starts keeper i (again) and resolves with its HTTP address once it serves. */
   async startKeeper(index: number): Promise<string> {
     const slot = this.#keeper(index);
@@ -191,7 +189,6 @@ export class LocalCluster implements ClusterControl {
   }
 
   // ---- any process ----
-
   pause(kind: "backend" | "keeper", index: number): void {
     const child = this.#process(kind, index);
     if (!child) throw new Error(`${kind}-${index} is not running: nothing to pause`);
@@ -230,7 +227,6 @@ export class LocalCluster implements ClusterControl {
   }
 
   // ---- starting ----
-
   async #startAll(): Promise<void> {
     const { options } = this;
     const store = options.store ?? (hasRedisServer() ? "redis" : "memory");
@@ -280,14 +276,11 @@ export class LocalCluster implements ClusterControl {
   /**
    * Starts one more backend (and its Redis), plainly, as an operator starts
    * one to add with `binring admin add-backend`: the cluster file does not list
-   * it and the keepers do not know it yet. Returns its address.
+   * it and the keepers do not know it yet. Returns its address. In a cluster
+   * network, past its namespaces (maxBackends) it throws.
    */
   async startExtraBackend(): Promise<string> {
     const i = this.members.length;
-    if (this.options.network && !this.options.network.has(`backend-${i}`))
-      throw new Error(
-        `backend-${i} has no namespace in the cluster network: it was made for ${this.maxBackends} backends`,
-      );
     const member = await this.#newMember(i, await chooseAddresses(this.options, i));
     this.members.push(member);
     await this.#startBackend(member, false);
@@ -330,17 +323,16 @@ export class LocalCluster implements ClusterControl {
     const { options } = this;
     const startReady = ready ?? options.ready ?? (options.keepers ?? 0) === 0;
     const { args, env } = backendCommandLine(options, member, startReady, this.#tlsArgs);
-    const child = this.#watch(
-      await this.#spawn(
-        member.name,
-        process.execPath,
-        args,
-        /"msg":"backend listening"/,
-        env,
-        `backend-${member.index}`,
-      ),
+    const node = `backend-${member.index}` as const;
+    const child = await this.#spawn(
+      member.name,
+      process.execPath,
+      args,
+      /"msg":"backend listening"/,
+      env,
+      node,
     );
-    member.backend = { address: member.address, child };
+    member.backend = { address: member.address, child: this.#watch(child) };
   }
 
   #spawn(
