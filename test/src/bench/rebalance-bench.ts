@@ -56,22 +56,22 @@ export async function rebalanceBench(settings: BenchSettings): Promise<BenchResu
     progress(`rebalance: loading ${fmt.ops(keys)} keys`);
     await bulkLoad(client, keys, BigInt((await clusterStatus(binring)).epoch));
 
+    // Each pair (idle, add, remove) runs `runs` times per load, removing another original each time:
+    // one run's ratio to idle varies by 2x on this shared machine, so the median is what to compare.
+    const runs = Math.min(settings.runs, originals.length / 2);
     const closed = closedLoop(client);
-    const closedIdle = await idle(closed, idleMs);
-    const closedChanges = [
-      await add(binring, closed, ideal),
-      await remove(binring, closed, originals[0]!, ideal),
-    ];
+    const closedPairs: Pair[] = [];
+    for (let r = 0; r < runs; r++)
+      closedPairs.push(await pair(binring, closed, originals[r]!, ideal, idleMs));
+    const closedIdle = closedPairs[0]!.idle;
     const paced = pacedLoad(client, Math.max(1, Math.round(closedIdle.opsPerSecond * PACED_SHARE)));
-    const pacedIdle = await idle(paced, idleMs);
-    const pacedChanges = [
-      await add(binring, paced, ideal),
-      await remove(binring, paced, originals[1]!, ideal),
-    ];
+    const pacedPairs: Pair[] = [];
+    for (let r = 0; r < runs; r++)
+      pacedPairs.push(await pair(binring, paced, originals[runs + r]!, ideal, idleMs));
 
-    const row = (foreground: Foreground, idleLoad: Measurement, change: Change) => [
+    const row = (foreground: Foreground, idleLoad: Measurement, change: Change, run: number) => [
       change.name,
-      foreground.label,
+      `${foreground.label}${runs > 1 ? `, run ${run + 1}` : ""}`,
       fmt.ops(change.ms),
       change.onNew,
       fmt.ops(change.copied),
@@ -91,8 +91,20 @@ export async function rebalanceBench(settings: BenchSettings): Promise<BenchResu
       "p99 vs idle",
       "errors",
     ];
-    const idleLine = (foreground: Foreground, load: Measurement) =>
-      `${foreground.label}: ${fmt.ops(load.opsPerSecond)} ops/s, p50 ${fmt.ms(load.p50Ms)} ms, p99 ${fmt.ms(load.p99Ms)} ms`;
+    const idleLine = (foreground: Foreground, pairs: Pair[]) =>
+      `${foreground.label}: ${pairs
+        .map(
+          ({ idle: load }) =>
+            `${fmt.ops(load.opsPerSecond)} ops/s, p50 ${fmt.ms(load.p50Ms)} ms, p99 ${fmt.ms(load.p99Ms)} ms`,
+        )
+        .join("; ")}`;
+    const rows = (foreground: Foreground, pairs: Pair[]) =>
+      pairs.flatMap((p, run) => p.changes.map((change) => row(foreground, p.idle, change, run)));
+    const medianLine = (foreground: Foreground, pairs: Pair[], which: 0 | 1) => {
+      const ratios = pairs.map((p) => p.changes[which]!.during.p99Ms / p.idle.p99Ms).sort((a, b) => a - b);
+      const times = pairs.map((p) => p.changes[which]!.ms).sort((a, b) => a - b);
+      return `| ${pairs[0]!.changes[which]!.name} | ${foreground.label} | ${fmt.ops(median(times))} | ×${median(ratios).toFixed(2)} | ${ratios.map((x) => `×${x.toFixed(2)}`).join(", ")} |`;
+    };
     return {
       markdown: `## Rebalance: add a backend to ${BACKENDS}, remove one, with ${fmt.ops(perBackend)} keys per backend
 
@@ -112,21 +124,53 @@ a **closed loop** of one caller per bin takes all the machine gives, so it measu
 its latency is mostly queueing behind every process of the cluster on the shared cores; a
 **paced** load issues calls at ${Math.round(PACED_SHARE * 100)}% of the closed loop's idle throughput
 whether or not earlier ones completed, latency counted from when each call was due, so it measures
-what a caller below saturation sees. Each is measured idle just before its pair of changes:
+what a caller below saturation sees. Each is measured idle just before each pair of changes, and
+each pair runs ${runs} time(s) per load (\`--runs\`), each time removing another of the original
+six; idle, one run after another:
 
-- ${idleLine(closed, closedIdle)}
-- ${idleLine(paced, pacedIdle)}
+- ${idleLine(closed, closedPairs)}
+- ${idleLine(paced, pacedPairs)}
 
-${table(header, [
-  ...closedChanges.map((change) => row(closed, closedIdle, change)),
-  ...pacedChanges.map((change) => row(paced, pacedIdle, change)),
-])}
+The median of the runs, each p99 against the idle p99 measured just before it:
+
+| change | foreground | complete after (ms), median | p99 vs idle, median | every run |
+| --- | --- | --- | --- | --- |
+${[closedPairs, pacedPairs]
+  .flatMap((pairs, i) => [0, 1].map((which) => medianLine(i === 0 ? closed : paced, pairs, which as 0 | 1)))
+  .join("\n")}
+
+Every run:
+
+${table(header, [...rows(closed, closedPairs), ...rows(paced, pacedPairs)])}
 `,
     };
   } finally {
     await client.close();
     await binring.cluster.stop();
   }
+}
+
+/** The foreground measured idle, then a backend added and one of the originals removed under it. */
+interface Pair {
+  idle: Measurement;
+  changes: [Change, Change];
+}
+
+async function pair(
+  binring: Binring,
+  foreground: Foreground,
+  leaving: string,
+  ideal: number,
+  idleMs: number,
+): Promise<Pair> {
+  const idleLoad = await idle(foreground, idleMs);
+  const added = await add(binring, foreground, ideal);
+  return { idle: idleLoad, changes: [added, await remove(binring, foreground, leaving, ideal)] };
+}
+
+function median(sorted: readonly number[]): number {
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 async function add(binring: Binring, foreground: Foreground, ideal: number): Promise<Change> {

@@ -1,6 +1,6 @@
 // The rebalance benchmark keeps working: `--quick` end to end, a backend added
 // to a loaded cluster and one removed, under a closed-loop and then a paced
-// foreground load, every cell filled.
+// foreground load, every cell filled, the medians of the runs first.
 import { expect, test } from "vitest";
 import { runQuick } from "./quick-run.js";
 
@@ -10,7 +10,16 @@ test("npm run bench -- rebalance --quick writes a filled table", { timeout: 120_
   const report = run.read("rebalance.md");
   expect(report).toMatch(/^Machine: \d+ cores × .*redis-server/m);
   expect(report).not.toMatch(/NaN|undefined|Infinity/);
-  const rows = run.rows("rebalance.md");
+  // The medians (one run each with --quick), then every run under its own header.
+  const [medians, rows] = [run.rows("rebalance.md").slice(0, 4), run.rows("rebalance.md").slice(5)];
+  expect(medians).toHaveLength(4);
+  for (const [i, line] of medians.entries()) {
+    const change = i % 2 === 0 ? "add 1 to 6" : "remove 1 of 7";
+    const foreground = i < 2 ? "closed loop, 16 callers" : "paced, [\\d,]+ ops/s";
+    expect(line).toMatch(
+      new RegExp(`^\\| ${change} \\| ${foreground} \\| [\\d,]+ \\| ×[\\d.]+ \\| ×[\\d.]+ \\|$`),
+    );
+  }
   expect(rows).toHaveLength(4);
   for (const [i, foreground] of [
     "closed loop, 16 callers",
