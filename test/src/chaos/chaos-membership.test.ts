@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { expect, it } from "vitest";
 import { expectChaosPassed, runCli } from "../support/index.js";
 
-it("keeps every acknowledged write and every read linearizable while backends join and leave", async () => {
+/** A chaos run on 5 backends and 3 keepers, a fault every 3 s; its result and history once every checker passed. */
+async function membershipChaos(faults: string, duration: string, seed: number) {
   const out = mkdtempSync(join(tmpdir(), "binring-chaos-membership-"));
   const run = await runCli(
     [
@@ -21,20 +22,24 @@ it("keeps every acknowledged write and every read linearizable while backends jo
       "--keepers",
       "3",
       "--duration",
-      "40s",
+      duration,
       "--fault-every",
       "3s",
       "--faults",
-      "process,membership",
+      faults,
       "--seed",
-      "2",
+      String(seed),
       "--out",
       out,
     ],
     { timeoutMs: 170_000 },
   );
   expectChaosPassed(run);
-  const history = readFileSync(join(out, "history.jsonl"), "utf8");
+  return { run, history: readFileSync(join(out, "history.jsonl"), "utf8") };
+}
+
+it("keeps every acknowledged write and every read linearizable while backends join and leave", async () => {
+  const { history } = await membershipChaos("process,membership", "40s", 2);
   expect(history).toMatch(/"action":"add-backend"/);
   expect(history).toMatch(/"action":"remove-backend"/);
   expect(history).toMatch(/"action":"retire-backend"/);
@@ -45,31 +50,8 @@ it("keeps every acknowledged write and every read linearizable while backends jo
 // With network faults too: every backend, those added during the run included, runs in a network
 // namespace of its own, so links to an added backend are cut and slowed like any other's.
 it("keeps every acknowledged write while backends join and leave and the network breaks", async () => {
-  const out = mkdtempSync(join(tmpdir(), "binring-chaos-membership-network-"));
-  const run = await runCli(
-    [
-      "chaos",
-      "--local",
-      "--backends",
-      "5",
-      "--keepers",
-      "3",
-      "--duration",
-      "45s",
-      "--fault-every",
-      "3s",
-      "--faults",
-      "network,membership",
-      "--seed",
-      "3",
-      "--out",
-      out,
-    ],
-    { timeoutMs: 170_000 },
-  );
-  expectChaosPassed(run);
+  const { run, history } = await membershipChaos("network,membership", "45s", 3);
   expect(run.stderr).toMatch(/each in its own network namespace/);
-  const history = readFileSync(join(out, "history.jsonl"), "utf8");
   expect(history).toMatch(/"action":"add-backend"/);
   expect(history).toMatch(/"action":"remove-backend"/);
   expect(history).toMatch(/"action":"(partition|cut-clients|cut-one-way|slow-link)"/);
