@@ -249,7 +249,7 @@ export class BackendNode {
           "copies refused by write fences (a claimed write's other stamp)",
         );
       }
-      await this.#engine.apply(admitted);
+      await this.#engine.applyCopies(admitted);
     });
   }
 

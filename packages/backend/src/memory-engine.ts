@@ -83,6 +83,11 @@ export class MemoryEngine implements StoreEngine {
     return outcomes;
   }
 
+  /** Nothing waits behind a copy here: every call completes in one turn. */
+  async applyCopies(entries: readonly Entry[]): Promise<void> {
+    await this.apply(entries);
+  }
+
   /** As lua/apply-entries.lua `record`: the largest stamp applied for the stamp's write. */
   #record(stamp: string): void {
     const write = stamp.slice(16);

@@ -25,22 +25,22 @@ export type PendingStoreCall = PendingApply | PendingClaim;
 export const ENTRIES_PER_SCRIPT_CALL = 1000;
 
 /**
- * A request with more entries than one script call takes (a repair copying a
- * bin with a long list) as parts that do, resolved together: one call with all
+ * A request with more entries than one script call takes (`most`; say, a
+ * repair copying a bin with a long list) as parts that do, resolved together: one call with all
  * of them would pass the script more arguments than a JavaScript call can
  * spread ("Maximum call stack size exceeded" past ~20,000 entries), and that
  * bin could never be copied. Entries are idempotent, so the parts need not be
  * applied atomically.
  */
-export function splitApply(request: PendingStoreCall): PendingStoreCall[] {
-  if (!("entries" in request) || request.entries.length <= ENTRIES_PER_SCRIPT_CALL) return [request];
+export function splitApply(request: PendingStoreCall, most = ENTRIES_PER_SCRIPT_CALL): PendingStoreCall[] {
+  if (!("entries" in request) || request.entries.length <= most) return [request];
   const parts: PendingApply[] = [];
   const outcomes: Promise<ApplyOutcome[]>[] = [];
-  for (let i = 0; i < request.entries.length; i += ENTRIES_PER_SCRIPT_CALL) {
+  for (let i = 0; i < request.entries.length; i += most) {
     outcomes.push(
       new Promise((resolve, reject) =>
         parts.push({
-          entries: request.entries.slice(i, i + ENTRIES_PER_SCRIPT_CALL),
+          entries: request.entries.slice(i, i + most),
           decides: request.decides,
           limited: request.limited,
           resolve,

@@ -37,6 +37,7 @@ import {
 } from "@binring/core";
 import type { Logger } from "pino";
 import { applyOutcome, applyScriptArguments, binTag } from "./apply-script.js";
+import { CopyLane } from "./copy-lane.js";
 import { ENTRIES_PER_SCRIPT_CALL, type PendingStoreCall, splitApply } from "./pending-apply.js";
 import { REDIS_COMMAND_TIMEOUT_MS, RedisConnection, type ScriptRunner } from "./redis-connection.js";
 import { BINS_PER_ROUND, binsIn, scanEntries } from "./redis-scan.js";
@@ -92,6 +93,10 @@ export class RedisEngine implements StoreEngine {
   readonly #sweepTombstones: ScriptRunner;
   readonly #dropBin: ScriptRunner;
   readonly #applies = new TurnBatch<PendingStoreCall>((pending) => this.#applyInChunks(pending));
+  readonly #copies = new CopyLane(
+    (chunk) => this.#applyChunk(chunk),
+    (claim) => this.#applies.add(claim),
+  );
   readonly #cache: StringCache;
 
   constructor(options: RedisEngineOptions) {
@@ -130,15 +135,27 @@ export class RedisEngine implements StoreEngine {
     });
   }
 
-  /** Looked up in the turn's script call, after every apply requested before it (StoreEngine.claim). */
+  /** Through the copy lane (copy-lane.ts): client writes to this backend never wait for more than one chunk of copies. */
+  async applyCopies(entries: readonly Entry[]): Promise<void> {
+    await new Promise<ApplyOutcome[]>((resolve, reject) => {
+      this.#copies.add({ entries, decides: false, limited: false, resolve, reject });
+    });
+  }
+
+  /**
+   * Looked up in a turn's script call, after every apply requested before it
+   * (StoreEngine.claim): behind the copies waiting in the lane, if any.
+   */
   claim(writer: string, seq: number): Promise<Stamp | null> {
     const write = encodeStamp({ clock: 0n, writer, seq }).slice(16);
     return new Promise((resolve, reject) => {
-      this.#applies.add({
+      const claim = {
         write,
         resolve: (stamp: string | null) => resolve(stamp === null ? null : decodeStamp(stamp)),
         reject,
-      });
+      };
+      if (this.#copies.busy) this.#copies.add(claim);
+      else this.#applies.add(claim);
     });
   }
 

@@ -45,6 +45,11 @@ export interface StoreEngine {
    */
   apply(entries: readonly Entry[], decides?: boolean, limited?: boolean): Promise<ApplyOutcome[]>;
   /**
+   * Applies copies (repair, fill) as `apply` does, but behind client writes:
+   * a long copy never holds the store for long at a time.
+   */
+  applyCopies(entries: readonly Entry[]): Promise<void>;
+  /**
    * The largest stamp of an entry of the write (writer, seq) applied here in
    * the last WRITE_RECORD_TTL_SECONDS, or null; looked up after every apply
    * requested before it (a claim, write-fences.ts).

@@ -1,7 +1,7 @@
 // What a store engine remembers for a retried write's claim (HAZARDS.md 20):
 // the largest stamp it applied for each write (writer, seq), however the
 // entry came (a coordinator's forward or a repair's copy), looked up after
-// every apply requested before the claim, and nothing for an append it refused;
+// every apply requested before the claim, copies waiting behind client writes included, and nothing for an append it refused;
 // and whether it holds an append, or held it until a remove deleted it (what
 // decides whether a retried append a remove overtook is stamped again).
 import type { StoreEngine } from "@binring/backend";
@@ -35,6 +35,19 @@ export function itRemembersWritesForClaims(open: () => Promise<StoreEngine>): vo
     const claimed = engine.claim(writer, 1);
     await applied;
     expect(await claimed).toEqual({ clock: 3n, writer, seq: 1 });
+  });
+
+  it("sees every copy requested before it, however many wait to be applied", async () => {
+    const engine = await open();
+    const writer = newWriterId();
+    const copies = Array.from({ length: 3000 }, (_, i) =>
+      entry("set", { clock: 10n, writer, seq: 1000 + i }, `copy-${i}`),
+    );
+    copies.push(entry("set", { clock: 11n, writer, seq: 1 }));
+    const copied = engine.applyCopies(copies);
+    const claimed = engine.claim(writer, 1);
+    await copied;
+    expect(await claimed).toEqual({ clock: 11n, writer, seq: 1 });
   });
 
   it("records no append it refused for the list's limit", async () => {

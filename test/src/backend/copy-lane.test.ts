@@ -1,0 +1,40 @@
+// Copies reach Redis behind client writes (copy-lane.ts): a client write to a
+// backend that a keeper is filling waits for one small chunk of copies, not
+// for every copy the keeper has sent. The copy still lands whole.
+import { RedisEngine } from "@binring/backend";
+import { type Entry, newWriterId } from "@binring/core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { RedisServer } from "../support/index.js";
+
+let server: RedisServer;
+let engine: RedisEngine;
+
+beforeAll(async () => {
+  server = await RedisServer.start();
+  engine = new RedisEngine({ url: server.url, readCacheBytes: 0 });
+  await engine.waitUntilReady();
+});
+afterAll(async () => {
+  await engine.close();
+  await server.stop();
+});
+
+function setEntry(bin: string, i: number, writer: string): Entry {
+  return { bin, key: `k${i}`, kind: "set", value: `v${i}`, stamp: { clock: 1n, writer, seq: i } };
+}
+
+it("a client write overtakes copies that wait, and every copy is applied", async () => {
+  const writer = newWriterId();
+  const done: string[] = [];
+  // Four batches in flight, as a keeper's copier keeps them.
+  const copies = Array.from({ length: 4 }, (_, batch) =>
+    engine
+      .applyCopies(Array.from({ length: 2000 }, (_, i) => setEntry(`copied-${batch}`, i, writer)))
+      .then(() => done.push(`copy ${batch}`)),
+  );
+  const write = engine.apply([setEntry("client", 0, writer)], true, true).then(() => done.push("write"));
+  await Promise.all([...copies, write]);
+  // Sent as they came, the copies' script calls would all be ahead of the write in Redis.
+  expect(done.indexOf("write")).toBe(0);
+  for (let batch = 0; batch < 4; batch++) expect(await engine.keys(`copied-${batch}`, {})).toHaveLength(2000);
+});
