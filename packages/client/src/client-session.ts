@@ -3,7 +3,14 @@
 // unreachable), the view's epoch that fences its calls, the largest clock it
 // has seen, its writer id and sequence numbers, and how a failed call to a
 // replica updates all that.
-import { bigintToWire, type HashRing, newWriterId, REPLICAS, type Target } from "@binring/core";
+import {
+  bigintToWire,
+  type HashRing,
+  newWriterId,
+  REPLICAS,
+  StaleEpochError,
+  type Target,
+} from "@binring/core";
 import { NO_METRICS, type OperationObserver } from "./client-metrics.js";
 import { classifyFailure, reportsRefusedConnection } from "./failure-kind.js";
 import type { Reachability } from "./reachability.js";
@@ -39,8 +46,11 @@ export interface ViewSource {
   isDead(address: string): boolean;
   /** Dead, and its bins not yet re-copied onto the backends standing in for it. */
   isRepairing(address: string): boolean;
-  /** Fetches a newer view if there is one; never rejects. */
-  refresh(): Promise<void>;
+  /**
+   * Fetches a newer view if there is one; never rejects. `behind`: an epoch a
+   * backend reported past this view's, so a newer view is known to exist.
+   */
+  refresh(behind?: bigint): Promise<void>;
 }
 
 export interface ClientSessionOptions {
@@ -140,7 +150,9 @@ export class ClientSession {
     ) {
       this.reachability.markDown(address, (error as Error).message);
     }
-    // A newer view may drop a dead replica or reveal a newer epoch: fetch it (rate-limited).
-    if (kind !== "not-ready") void this.view.refresh();
+    // A newer view may drop a dead replica or reveal a newer epoch: fetch it (rate-limited,
+    // unless the backend named a newer epoch than this view's).
+    if (kind !== "not-ready")
+      void this.view.refresh(error instanceof StaleEpochError ? error.currentEpoch : 0n);
   }
 }

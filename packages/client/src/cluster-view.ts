@@ -57,7 +57,7 @@ export class ClusterView {
   readonly #keepers = new Map<string, KeeperClient>();
   #next = 0;
   #refreshing: Promise<void> | undefined;
-  #lastRefreshAt = 0;
+  #lastRefreshAt = Number.NEGATIVE_INFINITY;
   #timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: ClusterViewOptions) {
@@ -86,11 +86,17 @@ export class ClusterView {
     return this.#repairing.has(address);
   }
 
-  /** Fetches the view from the first keeper that answers; a no-op without keepers or when one just ran. */
-  refresh(): Promise<void> {
+  /**
+   * Fetches the view from the first keeper that answers; a no-op without
+   * keepers, or when one just ran, unless a backend reported an epoch
+   * (`behind`) past this view's: every call on this view is refused until the
+   * newer one is fetched, so waiting out the gap would stall them all.
+   */
+  refresh(behind = 0n): Promise<void> {
     if (this.#keepers.size === 0) return Promise.resolve();
     if (this.#refreshing) return this.#refreshing;
-    if (performance.now() - this.#lastRefreshAt < this.options.minRefreshGapMs) return Promise.resolve();
+    const recent = performance.now() - this.#lastRefreshAt < this.options.minRefreshGapMs;
+    if (recent && behind <= this.epoch) return Promise.resolve();
     this.#refreshing = this.#fetch().finally(() => {
       this.#refreshing = undefined;
       this.#lastRefreshAt = performance.now();

@@ -180,6 +180,8 @@ describe("a write on a stale view", () => {
     expect(transport.callsTo(backup1.address, "set").map((call) => call.epoch)).toEqual([3n, 4n]);
     expect(transport.callsTo(primary.address, "set").map((call) => call.epoch)).toEqual([4n]);
     expect(holds(backup1, "v")).toBe(true);
+    // The refusal named the newer epoch: the view is fetched however recently it was.
+    expect(view.reportedEpochs).toContain(4n);
     // One stamp for the write on every replica: the second attempt kept the first one's.
     const stamps = [primary, backup1, backup2].map((replica) => [...replica.records.values()]);
     expect(new Set(stamps.flat().map((stamp) => stamp.clock)).size).toBe(1);

@@ -19,6 +19,8 @@ export class FakeView implements ViewSource {
   #repairing = new Set<string>();
   /** How many times a path asked for a newer view. */
   refreshes = 0;
+  /** The epochs past this view's that backends reported, as the refreshes were told them. */
+  readonly reportedEpochs: bigint[] = [];
   readonly #publications: Publication[] = [];
 
   constructor(private readonly time: VirtualTime) {}
@@ -37,8 +39,9 @@ export class FakeView implements ViewSource {
     return this.#repairing.has(address);
   }
 
-  async refresh(): Promise<void> {
+  async refresh(behind = 0n): Promise<void> {
     this.refreshes++;
+    if (behind > 0n) this.reportedEpochs.push(behind);
     const newest = this.#publications.filter((p) => p.at <= this.time.now()).at(-1);
     if (!newest || newest.epoch < this.epoch) return;
     this.hasView = true;
