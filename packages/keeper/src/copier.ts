@@ -2,15 +2,17 @@
 // the target in batches. Applying is idempotent, so a copy may be retried or
 // overlap with client writes (a union, never a replace: HAZARDS.md 5). The
 // sources of a task mostly hold the same entries; each is applied once, not
-// once per source (TaskEntries).
-import { type Entry, encodeStamp } from "@binring/core";
+// once per source (TaskEntries). Entries stay encoded from the sources' Scan
+// replies to the target's Apply requests (core's entry-frames.ts): the keeper
+// never decodes them.
+import type { EntryFrame } from "@binring/core";
 import type { Logger } from "pino";
 import type { EntryPort } from "./keeper-ports.js";
 import type { CopyTask } from "./repair-plan.js";
 
 export interface CopyProgress {
   entriesCopied: number;
-  /** Bytes applied: UTF-8 bins, keys and values, and each entry's stamp and kind (ENTRY_OVERHEAD_BYTES). */
+  /** Bytes applied: the entries as encoded on the wire (bins, keys, values, stamps and framing). */
   bytesCopied: number;
   tasksDone: number;
   tasksTotal: number;
@@ -60,17 +62,9 @@ export async function copyTask(task: CopyTask, context: CopyContext): Promise<bo
   return outcomes.every(Boolean);
 }
 
-/** What an entry costs beside its bin, key and value: the stamp and the kind, and their framing. */
-const ENTRY_OVERHEAD_BYTES = 48;
-
-function entryBytes(entries: readonly Entry[]): number {
+function frameBytes(frames: readonly EntryFrame[]): number {
   let bytes = 0;
-  for (const entry of entries)
-    bytes +=
-      Buffer.byteLength(entry.bin) +
-      Buffer.byteLength(entry.key) +
-      Buffer.byteLength(entry.value) +
-      ENTRY_OVERHEAD_BYTES;
+  for (const frame of frames) bytes += frame.length;
   return bytes;
 }
 
@@ -83,18 +77,18 @@ async function copyFrom(
   const target = context.channel(task.target);
   const inFlight = new Set<Promise<void>>();
   let failure: unknown;
-  for await (const scanned of context.channel(source).scan(task.ranges, context.batchSize, 600_000)) {
+  for await (const scanned of context.channel(source).scanFrames(task.ranges, context.batchSize, 600_000)) {
     if (failure) throw failure;
     if (context.stop?.()) throw new Error("copy stopped: the work was handed over");
     // Paced by what is read, duplicates included: reading them costs the sources as much.
-    await context.pace?.(entryBytes(scanned));
-    const entries = sent.unsent(scanned);
-    context.progress.duplicatesSkipped += scanned.length - entries.length;
-    if (entries.length === 0) continue;
-    const apply: Promise<void> = target.apply(entries, context.epoch(), 60_000).then(
+    await context.pace?.(frameBytes(scanned));
+    const frames = sent.unsent(scanned);
+    context.progress.duplicatesSkipped += scanned.length - frames.length;
+    if (frames.length === 0) continue;
+    const apply: Promise<void> = target.applyFrames(frames, context.epoch(), 60_000).then(
       () => {
-        context.progress.entriesCopied += entries.length;
-        context.progress.bytesCopied += entryBytes(entries);
+        context.progress.entriesCopied += frames.length;
+        context.progress.bytesCopied += frameBytes(frames);
         inFlight.delete(apply);
       },
       (error: unknown) => {
@@ -109,36 +103,34 @@ async function copyFrom(
   if (failure) throw failure;
 }
 
-/** Entries no larger than this are remembered by their whole content; larger ones are always applied. */
-const REMEMBERED_VALUE_CHARS = 256;
+/** Entries encoded in no more than this are remembered by their bytes; larger ones are always applied. */
+const REMEMBERED_FRAME_BYTES = 512;
 /** How many entries one task remembers: past it, entries are applied from every source again. */
 const REMEMBERED_ENTRIES = 200_000;
 
 /**
- * The entries a task has sent the target, by their whole content: an entry is
- * immutable, so an equal one from another source is the same entry, and
- * applying it again would change nothing. Skipping it is safe because a
- * failed apply fails the whole task, which is then copied again from scratch.
- * Whole content, not the stamp alone: a caller that stamps its own writes can
- * give two different entries one stamp.
+ * The entries a task has sent the target, by their encoded bytes: an entry is
+ * immutable, and equal bytes decode to the same entry, so applying it again
+ * would change nothing. Skipping it is safe because a failed apply fails the
+ * whole task, which is then copied again from scratch. The whole entry, not
+ * its stamp alone: a caller that stamps its own writes can give two different
+ * entries one stamp.
  */
 class TaskEntries {
   readonly #sent = new Set<string>();
 
-  /** The entries of `batch` not sent yet, now counted as sent. */
-  unsent(batch: readonly Entry[]): Entry[] {
-    const fresh: Entry[] = [];
-    for (const entry of batch) {
-      if (entry.value.length > REMEMBERED_VALUE_CHARS) {
-        fresh.push(entry);
+  /** The frames of `batch` not sent yet, now counted as sent. */
+  unsent(batch: readonly EntryFrame[]): EntryFrame[] {
+    const fresh: EntryFrame[] = [];
+    for (const frame of batch) {
+      if (frame.length > REMEMBERED_FRAME_BYTES) {
+        fresh.push(frame);
         continue;
       }
-      // Lengths first, so that no two different entries (names may hold any character) share an id.
-      const stamp = encodeStamp(entry.stamp);
-      const id = `${entry.kind} ${entry.bin.length} ${entry.key.length} ${stamp.length} ${entry.bin}${entry.key}${stamp}${entry.value}`;
+      const id = Buffer.from(frame.buffer, frame.byteOffset, frame.length).toString("latin1");
       if (this.#sent.has(id)) continue;
       if (this.#sent.size < REMEMBERED_ENTRIES) this.#sent.add(id);
-      fresh.push(entry);
+      fresh.push(frame);
     }
     return fresh;
   }

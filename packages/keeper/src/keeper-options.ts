@@ -25,7 +25,8 @@ export interface KeeperTiming {
   copyBatchSize: number;
   /**
    * Bytes per second a keeper's rebalancing copies may read from their
-   * sources (bins, keys, values, and 48 bytes of stamp and kind per entry):
+   * sources, counted as the entries are encoded (bins, keys, values, and
+   * about 40 bytes of stamp, kind and framing per entry):
    * fills, and copies off a decommissioned backend; never repairs after a
    * death (rebalance-throttle.ts). @default 4194304 (4 MiB/s)
    */

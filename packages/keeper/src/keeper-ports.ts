@@ -4,6 +4,7 @@
 // copier work through the backend ports too.
 import type {
   Entry,
+  EntryFrame,
   HeartbeatReply__Output,
   HeartbeatRequest,
   KeeperBeat,
@@ -15,6 +16,10 @@ import type {
 export interface EntryPort {
   scan(ranges: readonly RingRange[], batchSize: number, timeoutMs: number): AsyncIterable<Entry[]>;
   apply(entries: readonly Entry[], epoch: bigint, timeoutMs: number): Promise<unknown>;
+  /** `scan` with each entry as its encoded frame (core's entry-frames.ts): what copies read. */
+  scanFrames(ranges: readonly RingRange[], batchSize: number, timeoutMs: number): AsyncIterable<EntryFrame[]>;
+  /** `apply` of encoded frames: what copies write. */
+  applyFrames(frames: readonly EntryFrame[], epoch: bigint, timeoutMs: number): Promise<unknown>;
 }
 
 /** The control calls a keeper makes to one backend. */

@@ -1,11 +1,12 @@
 // A copy task applies the union of its sources to the target, each entry once
 // however many sources hold it (copier.ts), and never takes two different
 // entries for one. In process, with fake backends.
-import { type Entry, type RingRange, WHOLE_RING } from "@binring/core";
+import { type Entry, type EntryFrame, type RingRange, WHOLE_RING } from "@binring/core";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { type CopyProgress, copyTask } from "../src/copier.js";
 import type { EntryPort } from "../src/keeper-ports.js";
+import { entriesOf, framesOf } from "./support/entry-frames.js";
 
 class FakeStore implements EntryPort {
   readonly applied: Entry[] = [];
@@ -24,6 +25,14 @@ class FakeStore implements EntryPort {
       throw new Error("apply refused");
     }
     this.applied.push(...entries);
+  }
+
+  async *scanFrames(ranges: readonly RingRange[], batchSize: number): AsyncIterable<EntryFrame[]> {
+    for await (const batch of this.scan(ranges, batchSize)) yield framesOf(batch);
+  }
+
+  applyFrames(frames: readonly EntryFrame[]): Promise<void> {
+    return this.apply(entriesOf(frames));
   }
 }
 

@@ -7,6 +7,7 @@ import { BackendNode, heartbeatCommandFromWire, heartbeatReplyToWire, MemoryEngi
 import {
   DEFAULT_LIMITS,
   type Entry,
+  type EntryFrame,
   type HeartbeatReply__Output,
   type HeartbeatRequest,
   type RingRange,
@@ -14,6 +15,7 @@ import {
   UnavailableError,
 } from "@binring/core";
 import type { BackendPort } from "../../src/keeper-ports.js";
+import { entriesOf, framesOf } from "./entry-frames.js";
 import type { FakeClock } from "./fake-clock.js";
 
 export type Fault = "none" | "down" | "hung";
@@ -69,6 +71,18 @@ export class InProcessBackend implements BackendPort {
 
   apply(entries: readonly Entry[], epoch: bigint, timeoutMs: number) {
     return this.#call("apply", entries, timeoutMs, () => this.node.apply(entries, epoch));
+  }
+
+  applyFrames(frames: readonly EntryFrame[], epoch: bigint, timeoutMs: number) {
+    return this.apply(entriesOf(frames), epoch, timeoutMs);
+  }
+
+  async *scanFrames(
+    ranges: readonly RingRange[],
+    batchSize: number,
+    timeoutMs: number,
+  ): AsyncIterable<EntryFrame[]> {
+    for await (const batch of this.scan(ranges, batchSize, timeoutMs)) yield framesOf(batch);
   }
 
   async *scan(ranges: readonly RingRange[], batchSize: number, timeoutMs: number): AsyncIterable<Entry[]> {

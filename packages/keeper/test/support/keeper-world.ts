@@ -249,8 +249,11 @@ export class KeeperWorld {
       empty: call("empty", backend.empty),
       drop: call("drop", backend.drop),
       apply: call("apply", backend.apply),
+      applyFrames: call("apply", backend.applyFrames),
       scan: (...args) =>
         this.#stalled.has(index) ? unreachable(address).scan(...args) : backend.scan(...args),
+      scanFrames: (...args) =>
+        this.#stalled.has(index) ? unreachable(address).scanFrames(...args) : backend.scanFrames(...args),
     };
   }
 }
@@ -263,7 +266,11 @@ function unreachable(address: string): BackendPort {
     empty: refuse,
     drop: refuse,
     apply: refuse,
+    applyFrames: refuse,
     scan: () => ({
+      [Symbol.asyncIterator]: () => ({ next: refuse }),
+    }),
+    scanFrames: () => ({
       [Symbol.asyncIterator]: () => ({ next: refuse }),
     }),
   };
