@@ -9,7 +9,7 @@
 // things, then waits for the cluster to heal and reads the final state.
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { type Logger, pino } from "pino";
+import { destination, type Logger, pino } from "pino";
 import { type ChaosOptions, type ChaosProgress, type ChaosResult, DEFAULT_KEYS } from "./chaos-options.js";
 import { nextFault, type PlannedFault } from "./fault-schedule.js";
 import { readFinalState } from "./final-reads.js";
@@ -65,6 +65,11 @@ export class ChaosRun {
       keys: options.keys ?? DEFAULT_KEYS,
       processes: options.processes,
       clientOptions: { ...options.clientOptions, tls: options.tls },
+      // Beside the history: a failed check is read against what each client saw of the backends.
+      clientLogger: pino(
+        { level: "info", base: { component: "client" } },
+        destination({ dest: join(options.outDir, "clients.log"), sync: true }),
+      ),
       random: this.#random.split(),
       history: this.#history,
     });

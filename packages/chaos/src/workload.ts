@@ -4,6 +4,7 @@
 // Every operation is recorded with its invoke and complete time and outcome.
 import { BinClient, type BinClientOptions } from "@binring/client";
 import { TimeoutError } from "@binring/core";
+import type { Logger } from "pino";
 import type { HistoryWriter, OpName, OpRecord, OpStatus } from "./history.js";
 import type { Random } from "./random.js";
 
@@ -25,6 +26,8 @@ export interface WorkloadOptions {
   thinkMs?: number;
   /** Extra options for every process's client (deadlines, the test-only sabotage). */
   clientOptions?: Partial<BinClientOptions>;
+  /** Where each process's client logs (with its process number): which backends it found unreachable, and why. */
+  clientLogger?: Logger;
   random: Random;
   history: HistoryWriter;
 }
@@ -66,7 +69,13 @@ export class Workload {
     this.#options = options;
     this.#clients = Array.from(
       { length: options.processes ?? 16 },
-      () => new BinClient({ ...options.clientOptions, backends: options.backends, keepers: options.keepers }),
+      (_, process) =>
+        new BinClient({
+          ...options.clientOptions,
+          backends: options.backends,
+          keepers: options.keepers,
+          ...(options.clientLogger && { logger: options.clientLogger.child({ process }) }),
+        }),
     );
   }
 

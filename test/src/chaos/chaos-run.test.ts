@@ -52,4 +52,8 @@ it("keeps every acknowledged write and every read linearizable through 60 s of f
   expect(history).toMatch(/"action":"reconnect"/);
   expect(readFileSync(join(out, "summary.md"), "utf8")).toMatch(/^# binring verification: PASS/);
   expect(readFileSync(join(out, "timeline.svg"), "utf8")).toMatch(/<svg/);
+  // What each client saw of the backends, to read a failed check against: killed ones went unreachable.
+  expect(readFileSync(join(out, "clients.log"), "utf8")).toMatch(
+    /"process":\d+.*"msg":"backend unreachable"/,
+  );
 }, 180_000);
