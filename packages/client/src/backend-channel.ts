@@ -26,7 +26,6 @@ import {
   type HeartbeatReply__Output,
   type HeartbeatRequest,
   loadProtocol,
-  MAX_MESSAGE_BYTES,
   MAX_OPERATIONS_PER_MESSAGE,
   MESSAGE_BUDGET_BYTES,
   type Operation,
@@ -42,6 +41,7 @@ import {
   wireToBigint,
 } from "@binring/core";
 import * as grpc from "@grpc/grpc-js";
+import { BACKEND_CHANNEL_OPTIONS } from "./backend-channel-options.js";
 import { LinkPipe } from "./link-pipe.js";
 import { operationBytes } from "./operation-bytes.js";
 
@@ -61,22 +61,6 @@ export interface BackendChannelOptions {
    */
   link?: boolean;
 }
-
-const CHANNEL_OPTIONS: grpc.ChannelOptions = {
-  // Reconnect quickly after a backend restarts instead of grpc-js' default backoff of up to 2 minutes.
-  "grpc.initial_reconnect_backoff_ms": 100,
-  "grpc.max_reconnect_backoff_ms": 1000,
-  "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
-  "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
-  "grpc.keepalive_time_ms": 10_000,
-  "grpc.keepalive_timeout_ms": 5_000,
-  // A connection of this client's own. grpc-js otherwise shares one HTTP/2
-  // connection between every client in the process with the same target and
-  // options, and each closed client resets its stream on it: after about a
-  // thousand resets the backend's HTTP/2 layer takes the connection for a
-  // rapid-reset attack and closes it (code 2), failing every other client's calls.
-  "grpc.use_local_subchannel_pool": 1,
-};
 
 interface PendingOperation {
   operation: Operation;
@@ -128,7 +112,7 @@ export class BackendChannel {
   ) {
     const { Storage, StorageControl } = loadProtocol();
     const security = clientSecurity(options.tls, "backend");
-    const channelOptions = { ...CHANNEL_OPTIONS, ...security.options };
+    const channelOptions = { ...BACKEND_CHANNEL_OPTIONS, ...security.options };
     // grpc-js connects lazily: creating the client never fails, even if the backend is not up yet.
     this.#client = new Storage(address, security.credentials, channelOptions);
     this.#control = new StorageControl(address, security.credentials, {
@@ -276,22 +260,12 @@ export class BackendChannel {
   }
 
   /** Streams every entry of the bins in the ranges, batch by batch. */
-  async *scan(ranges: readonly RingRange[], batchSize: number, timeoutMs?: number): AsyncIterable<Entry[]> {
+  scan(ranges: readonly RingRange[], batchSize: number, timeoutMs?: number): AsyncIterable<Entry[]> {
     const stream = this.#control.Scan(
       { ranges: [...ranges], batchSize },
       { deadline: this.#deadline(timeoutMs) },
     );
-    try {
-      for await (const message of stream) {
-        yield (message as { entries: Parameters<typeof entryFromWire>[0][] }).entries.map((e) =>
-          entryFromWire(e),
-        );
-      }
-    } catch (error) {
-      throw this.#failure(error as grpc.ServiceError);
-    } finally {
-      stream.cancel();
-    }
+    return this.#batches(stream, (message) => message.entries.map((entry) => entryFromWire(entry)));
   }
 
   /** `apply` of entries still encoded, as `scanFrames` gives them (entry-frames.ts). */
@@ -311,7 +285,7 @@ export class BackendChannel {
   }
 
   /** `scan`, each batch as its entries' encoded frames: nothing decoded (entry-frames.ts). */
-  async *scanFrames(
+  scanFrames(
     ranges: readonly RingRange[],
     batchSize: number,
     timeoutMs?: number,
@@ -324,8 +298,13 @@ export class BackendChannel {
       { ranges: [...ranges], batchSize },
       { deadline: this.#deadline(timeoutMs) },
     );
+    return this.#batches(stream, splitEntryFrames);
+  }
+
+  /** A Scan stream's messages, each made a batch by `batch`; a failure as a BinringError. */
+  async *#batches<M, T>(stream: grpc.ClientReadableStream<M>, batch: (message: M) => T): AsyncIterable<T> {
     try {
-      for await (const message of stream) yield splitEntryFrames(message as Buffer);
+      for await (const message of stream) yield batch(message as M);
     } catch (error) {
       throw this.#failure(error as grpc.ServiceError);
     } finally {
