@@ -131,7 +131,8 @@ export class BackendNode {
 
   async get(target: CallTarget, key: string): Promise<{ value: string; stamp: Stamp } | null> {
     this.#admit(target, true);
-    return this.#engine.getString(target.bin, checkKey(key, this.#limits));
+    const checked = checkKey(key, this.#limits);
+    return this.#storing(() => this.#engine.getString(target.bin, checked));
   }
 
   async write(target: CallTarget, request: WriteRequest): Promise<WriteResult> {
@@ -178,17 +179,20 @@ export class BackendNode {
 
   async keys(target: CallTarget, pattern: KeyPattern): Promise<string[]> {
     this.#admit(target, true);
-    return this.#engine.keys(target.bin, checkPattern(pattern, this.#limits));
+    const checked = checkPattern(pattern, this.#limits);
+    return this.#storing(() => this.#engine.keys(target.bin, checked));
   }
 
   async listGet(target: CallTarget, key: string): Promise<string[]> {
     this.#admit(target, true);
-    return this.#engine.getList(target.bin, checkKey(key, this.#limits));
+    const checked = checkKey(key, this.#limits);
+    return this.#storing(() => this.#engine.getList(target.bin, checked));
   }
 
   async listKeys(target: CallTarget, pattern: KeyPattern): Promise<string[]> {
     this.#admit(target, true);
-    return this.#engine.listKeys(target.bin, checkPattern(pattern, this.#limits));
+    const checked = checkPattern(pattern, this.#limits);
+    return this.#storing(() => this.#engine.listKeys(target.bin, checked));
   }
 
   /** A clock call: with requireReady it is refused, like a read, unless this backend is ready. */
@@ -212,7 +216,7 @@ export class BackendNode {
 
   /** Whether this backend holds the append under `stamp`, or held it until a remove deleted it (write-coordinator.ts). */
   holdsAppend(bin: string, key: string, value: string, stamp: Stamp): Promise<boolean> {
-    return this.#engine.holdsAppend(bin, key, value, stamp);
+    return this.#storing(() => this.#engine.holdsAppend(bin, key, value, stamp));
   }
 
   /** The readiness state machine's state, and the ms left on its lease (readiness.ts): for metrics. */
@@ -266,7 +270,7 @@ export class BackendNode {
     if (claim.length === 0 || claim.length > 64)
       throw new InvalidArgumentError(`claim must be 1 to 64 characters, got ${claim.length}`);
     this.#fences.claim(writer, seq, claim);
-    return this.#engine.claim(writer, seq);
+    return this.#storing(() => this.#engine.claim(writer, seq));
   }
 
   /** The store restarted and may have lost acknowledged entries: no reads until a keeper refills it. */
@@ -281,14 +285,17 @@ export class BackendNode {
     this.#losses++;
   }
 
-  // A write (or clock tick) the store refused lets the writer skip this backend
-  // and land only on the other replicas: from then on this backend may miss
-  // entries, so it stops serving ready-only reads until a keeper refills it.
+  // Every call a client or coordinator makes goes through here. Told that the
+  // store failed (StoreUnavailableError), the caller takes this backend for gone
+  // and writes skip it (client failure-kind.ts), whatever the call was, a read
+  // too; and a write that failed so may or may not have been taken. From then on
+  // this backend may miss entries, so it stops serving ready-only reads until a
+  // keeper refills it. (Keepers' calls — heartbeats, scans, drops — skip nothing.)
   async #storing<T>(write: () => Promise<T>): Promise<T> {
     try {
       return await write();
     } catch (error) {
-      if (error instanceof UnavailableError) this.#lostEntries("the store refused a write");
+      if (error instanceof UnavailableError) this.#lostEntries(`the store failed a call: ${error.message}`);
       throw error;
     }
   }

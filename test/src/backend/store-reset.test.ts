@@ -127,3 +127,40 @@ it("a write its store refused makes the backend another incarnation, in need of 
   await refusing.close();
   await server.destroy();
 });
+
+it("a read or claim its store could not answer makes the backend another incarnation, in need of a fill; a keeper's heartbeat does not", async () => {
+  const server = await RedisServer.start({ appendOnly: true });
+  const failing = new RedisEngine({ url: server.url });
+  await failing.waitUntilReady();
+  const node = new BackendNode({ engine: failing, limits: DEFAULT_LIMITS, ready: true });
+  const readyRead = { bin: "bin", epoch: 0n, requireReady: true };
+  // The client that hears "store unavailable" takes this backend for gone and writes skip it
+  // (failure-kind.ts), so no reader may find it ready afterwards.
+  for (const call of [
+    () => node.get(readyRead, "k"),
+    () => node.claim({ ...readyRead, requireReady: false }, "0123456789abcdef", 1, "claim-1"),
+  ]) {
+    await node.heartbeat({
+      epoch: 0n,
+      clockFloor: 0n,
+      ready: true,
+      leaseMs: 0,
+      filled: true,
+      incarnation: node.incarnation,
+    });
+    expect(node.ready).toBe(true);
+    const before = node.incarnation;
+    await server.kill("SIGKILL");
+    // A keeper's heartbeat makes nobody skip the backend: it sees the store down, and the backend stays ready.
+    expect((await node.state()).storeOk).toBe(false);
+    expect(node.ready).toBe(true);
+    await expect(call()).rejects.toThrow(/store unavailable/);
+    expect(node.ready).toBe(false);
+    expect(node.incarnation).not.toBe(before);
+    expect((await node.state()).needsFill).toBe(true);
+    await server.restart();
+    await waitFor("the engine to reconnect", () => failing.ping().then(() => true));
+  }
+  await failing.close();
+  await server.destroy();
+});
