@@ -76,13 +76,9 @@ export async function coordinateWrite(
   const clock = await clockAtLeast(host, write, write.atLeast, write.requireReady);
   let stamp = write.stamp;
   let claim = write.claim;
-  try {
-    if (write.retry) {
-      claim = host.newClaimId();
-      stamp = await claimEverywhere(write, call, claim, stamp);
-    }
-  } catch (error) {
-    throw failedAt(error, write.replicas[write.coordinator]!, undefined, claim, 0);
+  if (write.retry) {
+    claim = host.newClaimId();
+    stamp = await claimEverywhere(write, call, claim, stamp);
   }
   stamp ??= { clock, writer: write.writer, seq: write.seq };
   return applyEverywhere(host, write, call, stamp, claim);
@@ -128,7 +124,9 @@ async function clockAtLeast(
  * learned last), or undefined when no replica holds one: the write was
  * applied nowhere, or only where no reader will see it before it is emptied
  * (a replica the caller left out is gone, and comes back through a fill, which
- * empties it first).
+ * empties it first). A replica's failure names that replica, so the caller
+ * judges it, not this coordinator, by it (a store that failed a claim on a
+ * backup must not make the caller skip a live coordinator).
  */
 async function claimEverywhere(
   write: CoordinatedWrite,

@@ -226,6 +226,32 @@ describe("a write whose coordinator fails part way", () => {
   });
 });
 
+describe("a claim a replica fails", () => {
+  // The retry claims the write everywhere, and the last backup fails the claim. Taken for the
+  // coordinator's failure, a store failure there (a backend restarted, its Redis not yet verified)
+  // would make the client skip the primary (alive, ready: where reads go) and acknowledge the write
+  // without it; a refused connection there would be checked against the primary, which answers,
+  // and the write would stall until the view showed the backup dead.
+  it.each([
+    ["whose store failed", (replica: FakeReplica) => (replica.storeUnavailable = true)],
+    ["that refuses connections", (replica: FakeReplica) => (replica.gone = true)],
+  ])(
+    "is that replica's failure, not its coordinator's: one %s is skipped, the coordinator is not",
+    async (_, fail) => {
+      const { bin, primary, backup1, backup2, reachability, time } = setup();
+      primary.losesWriteReplies = true;
+      const write = bin.set("k", "v");
+      await time.sleep(BACKEND_CALL_TIMEOUT_MS + 1);
+      primary.losesWriteReplies = false;
+      fail(backup2);
+      await write;
+      expect(reachability.isDown(backup2.address)).toBe(true);
+      expect(reachability.isDown(primary.address)).toBe(false);
+      expect(holds(primary, "v") && holds(backup1, "v")).toBe(true);
+    },
+  );
+});
+
 describe("an append retried under another coordinator, which a remove counted in the earlier attempt", () => {
   it("is not stamped again where a replica the earlier attempt missed answers superseded", async () => {
     // A soak found this: the primary coordinated an append onto the stand-in and the first backup
