@@ -131,8 +131,7 @@ export class BackendNode {
 
   async get(target: CallTarget, key: string): Promise<{ value: string; stamp: Stamp } | null> {
     this.#admit(target, true);
-    const checked = checkKey(key, this.#limits);
-    return this.#storing(() => this.#engine.getString(target.bin, checked));
+    return this.#storing(() => this.#engine.getString(target.bin, checkKey(key, this.#limits)));
   }
 
   async write(target: CallTarget, request: WriteRequest): Promise<WriteResult> {
@@ -179,20 +178,17 @@ export class BackendNode {
 
   async keys(target: CallTarget, pattern: KeyPattern): Promise<string[]> {
     this.#admit(target, true);
-    const checked = checkPattern(pattern, this.#limits);
-    return this.#storing(() => this.#engine.keys(target.bin, checked));
+    return this.#storing(() => this.#engine.keys(target.bin, checkPattern(pattern, this.#limits)));
   }
 
   async listGet(target: CallTarget, key: string): Promise<string[]> {
     this.#admit(target, true);
-    const checked = checkKey(key, this.#limits);
-    return this.#storing(() => this.#engine.getList(target.bin, checked));
+    return this.#storing(() => this.#engine.getList(target.bin, checkKey(key, this.#limits)));
   }
 
   async listKeys(target: CallTarget, pattern: KeyPattern): Promise<string[]> {
     this.#admit(target, true);
-    const checked = checkPattern(pattern, this.#limits);
-    return this.#storing(() => this.#engine.listKeys(target.bin, checked));
+    return this.#storing(() => this.#engine.listKeys(target.bin, checkPattern(pattern, this.#limits)));
   }
 
   /** A clock call: with requireReady it is refused, like a read, unless this backend is ready. */
@@ -285,15 +281,13 @@ export class BackendNode {
     this.#losses++;
   }
 
-  // Every call a client or coordinator makes goes through here. Told that the
-  // store failed (StoreUnavailableError), the caller takes this backend for gone
-  // and writes skip it (client failure-kind.ts), whatever the call was, a read
-  // too; and a write that failed so may or may not have been taken. From then on
-  // this backend may miss entries, so it stops serving ready-only reads until a
-  // keeper refills it. (Keepers' calls — heartbeats, scans, drops — skip nothing.)
-  async #storing<T>(write: () => Promise<T>): Promise<T> {
+  // Every call of a client or coordinator. Told the store failed, the caller takes
+  // this backend for gone and writes skip it (client failure-kind.ts), a read's
+  // caller too, and a failed write may or may not have been taken: from then on
+  // it may miss entries, so it serves no ready-only reads until a keeper refills it.
+  async #storing<T>(call: () => Promise<T>): Promise<T> {
     try {
-      return await write();
+      return await call();
     } catch (error) {
       if (error instanceof UnavailableError) this.#lostEntries(`the store failed a call: ${error.message}`);
       throw error;
