@@ -124,6 +124,9 @@ export class StringCache {
   }
 
   #evict(): void {
+    // Checked before iterating: reaching a Map's first entry skips the slots of
+    // every key deleted since its last rehash (every hit deletes and re-adds one).
+    if (this.#bytes <= this.maxBytes) return;
     for (const [key, cached] of this.#entries) {
       if (this.#bytes <= this.maxBytes) return;
       this.#remove(key, cached);
