@@ -4,6 +4,7 @@
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { REPO_ROOT } from "../support/binring-process.js";
 import { backendBench } from "./backend-bench.js";
+import { ceilingBench } from "./ceiling-bench.js";
 import { durabilityBench } from "./durability-bench.js";
 import { failoverBench } from "./failover-bench.js";
 import { describeMachine, NOISE_NOTE } from "./machine.js";
@@ -29,6 +30,10 @@ const BENCHMARKS: Record<string, { title: string; run: (settings: BenchSettings)
     durability: { title: "Durability: appendfsync always vs everysec", run: durabilityBench },
     peers: { title: "Peers: vs Redis with WAIT 2 and etcd, writes answered once copied", run: peersBench },
     tls: { title: "TLS: binring with mutual TLS vs plaintext", run: tlsBench },
+    ceiling: {
+      title: "Ceiling: binring's write pattern as a bare relay, beside binring and Redis with WAIT 2",
+      run: ceilingBench,
+    },
   };
 
 /** Earlier names, kept so documented commands go on working: `bins` became part of `throughput`. */

@@ -10,6 +10,7 @@ import type { TlsFiles } from "@binring/core";
 import { binLoadTarget, type LoadTarget } from "@binring/load";
 import { Cluster, Redis } from "ioredis";
 import { etcdTarget } from "./etcd-target.js";
+import { type RelayMode, relayTarget } from "./relay-lines.js";
 
 /** How long `WAIT` may wait for the replicas, in ms. */
 export const WAIT_TIMEOUT_MS = 1000;
@@ -41,7 +42,9 @@ export type SystemSpec =
       /** Every write is followed by WAIT replicas WAIT_TIMEOUT_MS. */
       replicas: number;
     }
-  | { kind: "etcd"; name: string; endpoints: string[] };
+  | { kind: "etcd"; name: string; endpoints: string[] }
+  /** The ceiling benchmark's relay (relay-node.ts): its nodes' ports; it only writes. */
+  | { kind: "relay"; name: string; ports: number[]; mode: RelayMode };
 
 /** One key-value store as the workloads see it. Keys are "bin-like" names. */
 export interface SystemClient extends LoadTarget {
@@ -129,5 +132,7 @@ export function connect(spec: SystemSpec): SystemClient {
     }
     case "etcd":
       return etcdTarget(spec.endpoints);
+    case "relay":
+      return relayTarget(spec.ports, spec.mode);
   }
 }

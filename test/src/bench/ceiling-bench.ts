@@ -1,0 +1,140 @@
+// `npm run bench -- ceiling`: how fast binring's write pattern can go on this
+// machine at all, measured without binring. Six bare Node processes, each with
+// its own redis-server (relay-node.ts), take a write from the client, forward
+// it to the last backup, then to the first, then apply it themselves, and
+// answer: binring's message pattern and process count, without gRPC,
+// protobuf, stamps, checks or keepers. Once with a plain SET per replica, once
+// with binring's apply script per replica; beside them, in the same run and
+// measured in turns as the peers benchmark does, binring itself and
+// redis-server with 2 replicas driven with SET + WAIT 2. What separates the
+// relay from binring is binring's own cost per write; what separates the relay
+// from the WAIT 2 peer is the pattern's.
+import { type ChildProcess, fork } from "node:child_process";
+import { preload } from "@binring/load";
+import { REPO_ROOT } from "../support/binring-process.js";
+import { RedisServer, startBinring } from "./contenders.js";
+import { type Cell, cellName, measureInTurns, type Turn, warmUpRule } from "./in-turns.js";
+import { LoadProcesses } from "./load-processes.js";
+import { fmt, table } from "./measure.js";
+import { REPLICAS, RedisReplicas } from "./redis-replicas.js";
+import type { RelayMode } from "./relay-lines.js";
+import type { BenchResult } from "./result.js";
+import { type BenchSettings, progress } from "./settings.js";
+import { connect, type SystemSpec, WAIT_TIMEOUT_MS } from "./systems.js";
+
+const NODES = 6;
+
+const CELLS: Cell[] = [
+  { workload: "set", concurrency: 1 },
+  { workload: "set", concurrency: 64 },
+];
+
+/** The relay's processes and their Redis servers. */
+export class Relay {
+  private constructor(
+    private readonly redis: RedisServer[],
+    private readonly children: ChildProcess[],
+    readonly ports: number[],
+  ) {}
+
+  static async start(nodes = NODES): Promise<Relay> {
+    const redis = await Promise.all(Array.from({ length: nodes }, () => RedisServer.start()));
+    // The built file, also when a test runs this module from its source.
+    const node = `${REPO_ROOT}test/dist/bench/relay-node.js`;
+    const children = redis.map((server) => fork(node, [server.url], { stdio: "ignore" }));
+    const ports = await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<number>((resolve, reject) => {
+            child.once("message", (m: { port: number }) => resolve(m.port));
+            child.once("exit", (code) => reject(new Error(`${node} exited with ${code} before listening`)));
+          }),
+      ),
+    );
+    return new Relay(redis, children, ports);
+  }
+
+  get redisUrls(): string[] {
+    return this.redis.map((server) => server.url);
+  }
+
+  spec(mode: RelayMode): SystemSpec {
+    const apply = mode === "set" ? "SET" : "binring's apply script";
+    return { kind: "relay", name: `relay, ${apply} per replica`, ports: this.ports, mode };
+  }
+
+  async stop(): Promise<void> {
+    for (const child of this.children) child.kill();
+    await Promise.all(this.redis.map((server) => server.destroy()));
+  }
+}
+
+export async function ceilingBench(settings: BenchSettings): Promise<BenchResult> {
+  const stops: (() => Promise<void>)[] = [];
+  try {
+    progress("ceiling: starting the relay, redis with 2 replicas, and binring");
+    const relay = await Relay.start();
+    stops.push(() => relay.stop());
+    const replicas = await RedisReplicas.start();
+    stops.push(() => replicas.destroy());
+    const binring = await startBinring(NODES, settings.keepers);
+    stops.push(() => binring.cluster.stop());
+    const peer: SystemSpec = {
+      kind: "redis-replicas",
+      name: `redis master + ${REPLICAS} replicas, SET + WAIT ${REPLICAS}`,
+      url: replicas.master.url,
+      replicas: REPLICAS,
+    };
+    const specs = [relay.spec("set"), relay.spec("script"), binring.spec, peer];
+    const turns: Turn[] = [];
+    for (const spec of specs) {
+      if (spec.kind !== "relay") {
+        const client = connect(spec);
+        await preload(client);
+        await client.close();
+      }
+      const load = await LoadProcesses.start(spec, 1);
+      stops.push(() => load.stop());
+      turns.push({ name: spec.name, load });
+    }
+    const results = await measureInTurns("ceiling", turns, CELLS, settings);
+    const rows = CELLS.flatMap((cell) => {
+      const bySystem = results.get(cellName(cell))!;
+      const baseline = bySystem.get(peer.name)!.opsPerSecond;
+      return specs.map((spec) => {
+        const m = bySystem.get(spec.name)!;
+        return [
+          cell.concurrency,
+          spec.name,
+          fmt.ops(m.opsPerSecond),
+          fmt.ms(m.p50Ms),
+          fmt.ms(m.p99Ms),
+          m.errors,
+          fmt.times(m.opsPerSecond, baseline),
+        ];
+      });
+    });
+    return {
+      markdown: `## The write pattern's ceiling: a bare relay beside binring and Redis with WAIT ${REPLICAS}
+
+Sets, 1000 keys, 32-byte values. **Relay**: ${NODES} bare Node processes, each with its own redis-server,
+doing binring's write pattern and nothing else: a write goes to the node its key hashes to, which
+forwards it to the second node after it, then to the first, then applies it itself, and answers
+(plain TCP, one line per message, each connection's lines of one event-loop turn in one write:
+\`test/src/bench/relay-node.ts\`). Its two rows differ only in the Redis call per replica: a SET, or
+binring's \`apply-entries.lua\` with one entry. binring: ${NODES} backends and the keepers \`binring dev\`
+starts. Redis: a master and ${REPLICAS} replicas, every SET followed by \`WAIT ${REPLICAS} ${WAIT_TIMEOUT_MS}\`
+(as in the peers benchmark).
+
+All run at once and are measured in turns (which goes first rotates), from one client process each.
+Before the first cell the load ${warmUpRule(settings)}; then ${settings.durationMs} ms after
+${settings.warmupMs} ms warm-up, ${settings.runs} run(s) per cell, the run with the median throughput
+reported. The last column is throughput as a multiple of Redis with WAIT ${REPLICAS} in the same cell.
+
+${table(["set concurrency", "system", "ops/s", "p50 ms", "p99 ms", "errors", `÷ WAIT ${REPLICAS}`], rows)}
+`,
+    };
+  } finally {
+    for (const stop of stops.reverse()) await stop();
+  }
+}

@@ -1,0 +1,75 @@
+// One process of the ceiling benchmark's relay (ceiling-bench.ts): binring's
+// write pattern with none of binring. On its port it takes lines
+//   W <id> <mode> <key> <value> <first backup port> <last backup port>
+// (a write it coordinates: forwarded to the last backup, then to the first,
+// then applied here, the order binring's coordinator keeps), and
+//   A <id> <mode> <key> <value>
+// (a forwarded apply), and answers each with "R <id>" once done. Started with
+// fork(): its Redis URL as argv[2]; it sends the parent its port once listening.
+import { readFileSync } from "node:fs";
+import net from "node:net";
+import { Redis } from "ioredis";
+import { REPO_ROOT } from "../support/binring-process.js";
+import { LineCalls, type RelayMode, readLines, turnWriter } from "./relay-lines.js";
+
+async function main(redisUrl: string): Promise<void> {
+  const redis = new Redis(redisUrl, { enableAutoPipelining: true });
+  // EVALSHA once loaded, as binring's backend calls it.
+  redis.defineCommand("applyEntries", {
+    numberOfKeys: 0,
+    lua: readFileSync(`${REPO_ROOT}packages/backend/lua/apply-entries.lua`, "utf8"),
+  });
+  const applyEntries = (redis as unknown as { applyEntries(...args: (string | number)[]): Promise<unknown> })
+    .applyEntries;
+  let clock = 0;
+  const apply = (mode: RelayMode, key: string, value: string): Promise<unknown> => {
+    if (mode === "set") return redis.set(key, value);
+    // One set entry as binring's backend passes it (apply-script.ts): the settings, then 9 values;
+    // a stamp (clock, writer, seq) of its own for each, so each write records its write as binring's do.
+    clock++;
+    const stamp = `${clock.toString(16).padStart(16, "0")}${"0".repeat(16)}${clock.toString(16).padStart(8, "0")}`;
+    return applyEntries.call(
+      redis,
+      "",
+      120,
+      1_048_576,
+      16,
+      120,
+      "set",
+      "4:bin0",
+      key,
+      stamp,
+      value,
+      1,
+      "bin0",
+      1,
+      1,
+    );
+  };
+  const peers = new Map<number, LineCalls>();
+  const peer = (port: number) => {
+    const known = peers.get(port);
+    if (known) return known;
+    const calls = new LineCalls(port);
+    peers.set(port, calls);
+    return calls;
+  };
+  const server = net.createServer((socket) => {
+    socket.setNoDelay(true);
+    const reply = turnWriter(socket);
+    readLines(socket, (line) => {
+      const [kind, id, mode, key, value, firstBackup, lastBackup] = line.split(" ") as string[];
+      const run = async () => {
+        if (kind === "W") {
+          await peer(Number(lastBackup)).call("A", `${mode} ${key} ${value}`);
+          await peer(Number(firstBackup)).call("A", `${mode} ${key} ${value}`);
+        }
+        await apply(mode as RelayMode, key!, value!);
+      };
+      void run().then(() => reply(`R ${id}`));
+    });
+  });
+  server.listen(0, "127.0.0.1", () => process.send?.({ port: (server.address() as net.AddressInfo).port }));
+}
+
+void main(process.argv[2]!);
