@@ -10,17 +10,16 @@
 // relay from binring is binring's own cost per write; what separates the relay
 // from the WAIT 2 peer is the pattern's.
 import { type ChildProcess, fork } from "node:child_process";
-import { preload } from "@binring/load";
 import { REPO_ROOT } from "../support/binring-process.js";
 import { RedisServer, startBinring } from "./contenders.js";
-import { type Cell, cellName, measureInTurns, type Turn, warmUpRule } from "./in-turns.js";
-import { LoadProcesses } from "./load-processes.js";
+import { type Cell, cellName, measureInTurns, startTurns, warmUpRule } from "./in-turns.js";
 import { fmt, table } from "./measure.js";
 import { REPLICAS, RedisReplicas } from "./redis-replicas.js";
 import type { RelayMode } from "./relay-lines.js";
 import type { BenchResult } from "./result.js";
 import { type BenchSettings, progress } from "./settings.js";
-import { connect, type SystemSpec, WAIT_TIMEOUT_MS } from "./systems.js";
+import type { SystemSpec } from "./systems.js";
+import { WAIT_TIMEOUT_MS } from "./systems.js";
 
 const NODES = 6;
 
@@ -86,18 +85,7 @@ export async function ceilingBench(settings: BenchSettings): Promise<BenchResult
       replicas: REPLICAS,
     };
     const specs = [relay.spec("set"), relay.spec("script"), binring.spec, peer];
-    const turns: Turn[] = [];
-    for (const spec of specs) {
-      if (spec.kind !== "relay") {
-        const client = connect(spec);
-        await preload(client);
-        await client.close();
-      }
-      const load = await LoadProcesses.start(spec, 1);
-      stops.push(() => load.stop());
-      turns.push({ name: spec.name, load });
-    }
-    const results = await measureInTurns("ceiling", turns, CELLS, settings);
+    const results = await measureInTurns("ceiling", await startTurns(specs, stops), CELLS, settings);
     const rows = CELLS.flatMap((cell) => {
       const bySystem = results.get(cellName(cell))!;
       const baseline = bySystem.get(peer.name)!.opsPerSecond;

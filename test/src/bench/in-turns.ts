@@ -2,10 +2,11 @@
 // drift on a shared machine falls on all of them alike: before a workload's
 // first cell each system warms up on it, then every run measures each system
 // once, the one that goes first rotating from run to run.
-import type { Measurement, WorkloadName } from "@binring/load";
-import { type LoadProcesses, WARM_UP_RULE } from "./load-processes.js";
+import { type Measurement, preload, type WorkloadName } from "@binring/load";
+import { LoadProcesses, WARM_UP_RULE } from "./load-processes.js";
 import { fmt, measurementCells, medianRun } from "./measure.js";
 import { type BenchSettings, progress } from "./settings.js";
+import { connect, type SystemSpec } from "./systems.js";
 
 export interface Cell {
   workload: WorkloadName;
@@ -16,6 +17,26 @@ export interface Turn {
   /** Names the system in results and progress lines. */
   name: string;
   load: LoadProcesses;
+}
+
+/**
+ * A turn for each system: its keys preloaded, then one load process on it.
+ * Each load's stop goes onto `stops`, to run before the systems' own.
+ */
+export async function startTurns(
+  specs: readonly SystemSpec[],
+  stops: (() => Promise<void>)[],
+): Promise<Turn[]> {
+  const turns: Turn[] = [];
+  for (const spec of specs) {
+    const client = connect(spec);
+    await preload(client);
+    await client.close();
+    const load = await LoadProcesses.start(spec, 1);
+    stops.push(() => load.stop());
+    turns.push({ name: spec.name, load });
+  }
+  return turns;
 }
 
 export const cellName = (cell: Cell) => `${cell.workload} c=${cell.concurrency}`;

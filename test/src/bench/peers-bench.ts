@@ -4,16 +4,15 @@
 // and with --unsafe-no-fsync (left out, with one line saying so, when etcd is
 // not installed). All run at once and are measured in turns on set and get at
 // c=1 and c=64.
-import { type Measurement, preload } from "@binring/load";
+import type { Measurement } from "@binring/load";
 import { startBinring } from "./contenders.js";
 import { ETCD_MISSING, EtcdCluster, etcdVersion, hasEtcd } from "./etcd-cluster.js";
-import { type Cell, cellName, everyCellRow, measureInTurns, type Turn, warmUpRule } from "./in-turns.js";
-import { LoadProcesses } from "./load-processes.js";
+import { type Cell, cellName, everyCellRow, measureInTurns, startTurns, warmUpRule } from "./in-turns.js";
 import { fmt, table } from "./measure.js";
 import { REPLICAS, RedisReplicas } from "./redis-replicas.js";
 import type { BenchResult } from "./result.js";
 import { type BenchSettings, progress } from "./settings.js";
-import { connect, type SystemSpec, WAIT_TIMEOUT_MS } from "./systems.js";
+import { type SystemSpec, WAIT_TIMEOUT_MS } from "./systems.js";
 
 const BACKENDS = 6;
 
@@ -27,7 +26,6 @@ const CELLS: Cell[] = [
 
 export async function peersBench(settings: BenchSettings): Promise<BenchResult> {
   const stops: (() => Promise<void>)[] = [];
-  const turns: Turn[] = [];
   try {
     progress("peers: starting binring");
     const binring = await startBinring(BACKENDS, settings.keepers);
@@ -57,15 +55,7 @@ export async function peersBench(settings: BenchSettings): Promise<BenchResult> 
         });
       }
     } else progress(ETCD_MISSING);
-    for (const spec of specs) {
-      const client = connect(spec);
-      await preload(client);
-      await client.close();
-      const load = await LoadProcesses.start(spec, 1);
-      stops.push(() => load.stop());
-      turns.push({ name: spec.name, load });
-    }
-    const results = await measureInTurns("peers", turns, CELLS, settings);
+    const results = await measureInTurns("peers", await startTurns(specs, stops), CELLS, settings);
     return report(
       results,
       specs.map((spec) => spec.name),
