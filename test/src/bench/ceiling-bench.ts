@@ -18,8 +18,7 @@ import { REPLICAS, RedisReplicas } from "./redis-replicas.js";
 import type { RelayMode } from "./relay-lines.js";
 import type { BenchResult } from "./result.js";
 import { type BenchSettings, progress } from "./settings.js";
-import type { SystemSpec } from "./systems.js";
-import { WAIT_TIMEOUT_MS } from "./systems.js";
+import { type SystemSpec, WAIT_TIMEOUT_MS } from "./systems.js";
 
 const NODES = 6;
 

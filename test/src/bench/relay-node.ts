@@ -8,6 +8,8 @@
 // fork(): its Redis URL as argv[2]; it sends the parent its port once listening.
 import { readFileSync } from "node:fs";
 import net from "node:net";
+import { applyScriptArguments } from "@binring/backend";
+import { type Entry, newWriterId } from "@binring/core";
 import { Redis } from "ioredis";
 import { REPO_ROOT } from "../support/binring-process.js";
 import { LineCalls, type RelayMode, readLines, turnWriter } from "./relay-lines.js";
@@ -21,29 +23,19 @@ async function main(redisUrl: string): Promise<void> {
   });
   const applyEntries = (redis as unknown as { applyEntries(...args: (string | number)[]): Promise<unknown> })
     .applyEntries;
-  let clock = 0;
+  const writer = newWriterId();
+  let seq = 0;
   const apply = (mode: RelayMode, key: string, value: string): Promise<unknown> => {
     if (mode === "set") return redis.set(key, value);
-    // One set entry as binring's backend passes it (apply-script.ts): the settings, then 9 values;
-    // a stamp (clock, writer, seq) of its own for each, so each write records its write as binring's do.
-    clock++;
-    const stamp = `${clock.toString(16).padStart(16, "0")}${"0".repeat(16)}${clock.toString(16).padStart(8, "0")}`;
-    return applyEntries.call(
+    // One set entry, stamped by this node, as binring's backend passes it to the script.
+    seq++;
+    const entry: Entry = { bin: "bin0", key, kind: "set", value, stamp: { clock: BigInt(seq), writer, seq } };
+    const ignored = () => undefined;
+    return applyEntries.apply(
       redis,
-      "",
-      120,
-      1_048_576,
-      16,
-      120,
-      "set",
-      "4:bin0",
-      key,
-      stamp,
-      value,
-      1,
-      "bin0",
-      1,
-      1,
+      applyScriptArguments("", [
+        { entries: [entry], decides: true, limited: true, resolve: ignored, reject: ignored },
+      ]),
     );
   };
   const peers = new Map<number, LineCalls>();
