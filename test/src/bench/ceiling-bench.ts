@@ -40,16 +40,21 @@ export class Relay {
     // The built file, also when a test runs this module from its source.
     const node = `${REPO_ROOT}test/dist/bench/relay-node.js`;
     const children = redis.map((server) => fork(node, [server.url], { stdio: "ignore" }));
-    const ports = await Promise.all(
-      children.map(
-        (child) =>
-          new Promise<number>((resolve, reject) => {
-            child.once("message", (m: { port: number }) => resolve(m.port));
-            child.once("exit", (code) => reject(new Error(`${node} exited with ${code} before listening`)));
-          }),
-      ),
+    const listening = children.map(
+      (child) =>
+        new Promise<number>((resolve, reject) => {
+          child.once("message", (m: { port: number }) => resolve(m.port));
+          child.once("exit", (code) => reject(new Error(`${node} exited with ${code} before listening`)));
+        }),
     );
-    return new Relay(redis, children, ports);
+    const relay = new Relay(redis, children, []);
+    try {
+      relay.ports.push(...(await Promise.all(listening)));
+    } catch (error) {
+      await relay.stop();
+      throw error;
+    }
+    return relay;
   }
 
   get redisUrls(): string[] {
