@@ -53,6 +53,8 @@ export class ChaosRun {
   #phase: ChaosProgress["phase"] = "waiting for a ready cluster";
   #chaosStartedAt = 0;
   #lastHealth: ClusterHealth | undefined;
+  /** Aborted by endEarly(): the chaos phase is over, whatever is left of its duration. */
+  readonly #ended = new AbortController();
 
   constructor(options: ChaosOptions) {
     this.#options = options;
@@ -93,6 +95,14 @@ export class ChaosRun {
       this.#network = new NetworkFaults(control.network, nodes, record);
     }
     this.#membership = control && kinds.has("membership") ? new MembershipFaults(control, record) : undefined;
+  }
+
+  /**
+   * Ends the chaos phase now, as if its duration were over: faults stop and are
+   * healed, the workload stops, and the run reads the final state as usual.
+   */
+  endEarly(): void {
+    this.#ended.abort();
   }
 
   async run(): Promise<ChaosResult> {
@@ -155,17 +165,18 @@ export class ChaosRun {
     const scheduleRandom = this.#random.split();
     // The first fault waits one interval, so the history starts with a healthy cluster.
     let nextAt = this.#chaosStartedAt + faultEveryMs;
+    const { signal } = this.#ended;
+    const over = () => signal.aborted || performance.now() >= endAt;
+    const nap = (ms: number) => sleep(Math.max(0, ms), undefined, { signal }).catch(() => undefined);
     if (!control) {
-      await sleep(endAt - performance.now());
+      await nap(endAt - performance.now());
       return;
     }
-    while (performance.now() < endAt) {
+    while (!over()) {
       // Short naps, so a crashed process fails the run within a second whatever the fault interval.
-      await sleep(
-        Math.max(0, Math.min(nextAt, endAt, performance.now() + CRASH_CHECK_MS) - performance.now()),
-      );
+      await nap(Math.min(nextAt, endAt, performance.now() + CRASH_CHECK_MS) - performance.now());
       this.#failOnCrash();
-      if (performance.now() >= endAt) break;
+      if (over()) break;
       if (performance.now() < nextAt) continue;
       // A paused or cut-off keeper would only make the status call wait for its deadline.
       const down = this.#downKeepers();

@@ -41,7 +41,7 @@ describe("a running cluster's keeper ring grows and shrinks", () => {
 
     const out = join(mkdtempSync(join(tmpdir(), "binring-keeper-ring-")), "chaos");
     const workload = chaosInBackground(
-      ["--config", c.configPath, "--duration", "40s", "--clients", "8", "--seed", "11", "--out", out],
+      ["--config", c.configPath, "--duration", "5m", "--clients", "8", "--seed", "11", "--out", out],
       150_000,
     );
 
@@ -88,6 +88,7 @@ describe("a running cluster's keeper ring grows and shrinks", () => {
     await waitForKeepersSettled(left, ready, 30_000);
     // Every change above happened while the workload ran.
     expect(workload.ended()).toBe(false);
+    workload.end();
 
     expectChaosPassed(await workload.finished);
   }, 240_000);

@@ -43,7 +43,7 @@ describe("a running cluster grows and shrinks", () => {
 
     const out = join(dir, "chaos");
     const workload = chaosInBackground(
-      ["--config", original, "--duration", "45s", "--clients", "8", "--seed", "7", "--out", out],
+      ["--config", original, "--duration", "5m", "--clients", "8", "--seed", "7", "--out", out],
       150_000,
     );
 
@@ -72,6 +72,8 @@ describe("a running cluster grows and shrinks", () => {
     }
     // Every change above happened while the workload ran.
     expect(workload.ended()).toBe(false);
+    // Done: the workload stops now and checks what it recorded.
+    workload.end();
     const status = await runCli(["status", "--config", original, "--json"]);
     const members = (JSON.parse(status.stdout) as { backends: { address: string; state: string }[] })
       .backends;

@@ -1,7 +1,8 @@
 // `binring chaos --config` on a cluster it does not own: it injects nothing,
 // runs the workload while the operator breaks things (here: a backend killed
 // with its Redis and brought back empty), waits until the keeper reports every
-// backend ready again, reads the final state, and the checkers pass.
+// backend ready again, reads the final state, and the checkers pass. Ctrl-C
+// ends its workload early: it checks what it recorded rather than aborting.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,7 +23,7 @@ it("checks a cluster it does not own while the operator kills and restarts a bac
   const out = mkdtempSync(join(tmpdir(), "binring-attach-"));
   const child = spawn(
     process.execPath,
-    [CLI_MAIN, "chaos", "--config", cluster.configPath, "--duration", "12s", "--clients", "4", "--out", out],
+    [CLI_MAIN, "chaos", "--config", cluster.configPath, "--duration", "10m", "--clients", "4", "--out", out],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   chaos = child;
@@ -40,10 +41,13 @@ it("checks a cluster it does not own while the operator kills and restarts a bac
   await cluster.kill(victim, { withRedis: true });
   await new Promise((resolve) => setTimeout(resolve, 3000));
   await cluster.restart(victim, { redis: "empty" });
+  // Long before the 10 minutes are over.
+  child.kill("SIGINT");
 
   const code = await exited;
   expect(code, `${stdout}\n${stderr}`).toBe(0);
   expect(stderr).toMatch(/injects no faults/);
+  expect(stderr).toMatch(/SIGINT: ending the workload now and checking its history/);
   const history = readFileSync(join(out, "history.jsonl"), "utf8");
   expect(history).not.toMatch(/"type":"fault"/);
   expect(history).toMatch(/"type":"final"/);

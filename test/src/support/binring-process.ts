@@ -1,4 +1,5 @@
 // Starts `binring` subcommands as real child processes, the way operators do.
+import { execFile, type ChildProcess as NodeChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { freePort } from "@binring/launcher";
 import { ChildProcess } from "./child.js";
@@ -40,14 +41,28 @@ export async function startBackendProcess(options: BackendProcessOptions = {}): 
   return { address: match[1]!, child };
 }
 
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
 /** Runs `binring ARGS...` to completion and returns its exit code and output. */
-export async function runCli(
+export function runCli(
   args: string[],
   options: { cwd?: string; timeoutMs?: number; env?: Record<string, string> } = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const { execFile } = await import("node:child_process");
-  return new Promise((resolve) => {
-    execFile(
+): Promise<CliRun> {
+  return startCli(args, options).finished;
+}
+
+/** `binring ARGS...` started: its process, to signal, and its exit code and output once it ends. */
+export function startCli(
+  args: string[],
+  options: { cwd?: string; timeoutMs?: number; env?: Record<string, string> } = {},
+): { child: NodeChildProcess; finished: Promise<CliRun> } {
+  let child!: NodeChildProcess;
+  const finished = new Promise<CliRun>((resolve) => {
+    child = execFile(
       process.execPath,
       [CLI_MAIN, ...args],
       {
@@ -62,4 +77,5 @@ export async function runCli(
       },
     );
   });
+  return { child, finished };
 }

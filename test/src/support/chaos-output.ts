@@ -1,9 +1,7 @@
 // What `binring chaos` prints besides its JSON log lines: the run's summary and each checker's verdict;
 // and a run in the background, for tests that change the cluster under it.
 import { expect } from "vitest";
-import { runCli } from "./binring-process.js";
-
-type CliRun = Awaited<ReturnType<typeof runCli>>;
+import { type CliRun, startCli } from "./binring-process.js";
 
 export function chaosVerdicts(stdout: string): string {
   return stdout
@@ -21,15 +19,18 @@ export function expectChaosPassed(run: CliRun): void {
   expect(verdicts).toMatch(/lists: PASS/);
 }
 
-/** `binring chaos ARGS` running while a test changes the cluster under it; `ended` says whether it already finished. */
+/**
+ * `binring chaos ARGS` attached to a cluster a test changes under it; `ended` says whether it already
+ * finished, `end` ends its workload now (SIGINT), after which it checks what it recorded.
+ */
 export function chaosInBackground(
   args: string[],
   timeoutMs: number,
-): { finished: Promise<CliRun>; ended: () => boolean } {
+): { finished: Promise<CliRun>; ended: () => boolean; end: () => void } {
   let ended = false;
-  const finished = runCli(["chaos", ...args], { timeoutMs });
+  const { child, finished } = startCli(["chaos", ...args], { timeoutMs });
   void finished.then(() => {
     ended = true;
   });
-  return { finished, ended: () => ended };
+  return { finished, ended: () => ended, end: () => child.kill("SIGINT") };
 }

@@ -4,11 +4,12 @@
 // stays inside the failure model. With only --config it attaches to a running
 // cluster it does not own: it runs the same workload and checks while you
 // inject faults yourself, and waits for the cluster to heal before the final
-// reads. The history (history.jsonl) goes to --out. A --local cluster runs
-// with mutual TLS unless --insecure, like `binring dev`, so the proof covers
-// the transport that production uses. With --faults network it runs each
-// process in a network namespace of its own (needs root) and also cuts and
-// slows the network between them.
+// reads; there, Ctrl-C ends the workload early and checks what ran. The
+// history (history.jsonl) goes to --out. A --local cluster runs with mutual
+// TLS unless --insecure, like `binring dev`, so the proof covers the transport
+// that production uses. With --faults network it runs each process in a
+// network namespace of its own (needs root) and also cuts and slows the
+// network between them.
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import {
@@ -235,11 +236,21 @@ export async function chaosCommand(args: string[]): Promise<void> {
     await running?.stop();
     await namespaces?.remove();
   };
+  let chaosRun: ChaosRun | undefined;
   for (const [signal, code] of [
     ["SIGINT", 130],
     ["SIGTERM", 143],
   ] as const) {
     process.once(signal, () => {
+      // Attached, there is nothing of ours to stop: Ctrl-C means "enough", and the run checks what it recorded.
+      if (signal === "SIGINT" && !local && chaosRun) {
+        process.stderr.write(
+          "binring chaos: SIGINT: ending the workload now and checking its history (SIGINT again aborts)\n",
+        );
+        chaosRun.endEarly();
+        process.once(signal, () => process.exit(code));
+        return;
+      }
       void stopCluster().finally(() => process.exit(code));
     });
   }
@@ -248,7 +259,7 @@ export async function chaosCommand(args: string[]): Promise<void> {
       `binring chaos: seed ${seed}, ${clients} clients, ${durationMs / 1000} s${cluster ? `, a fault every ${faultEveryMs / 1000} s` : ""}; history in ${out}\n`,
     );
     const line = new ProgressLine(process.stderr);
-    const result = await new ChaosRun({
+    chaosRun = new ChaosRun({
       backends,
       keepers,
       control: cluster,
@@ -268,7 +279,8 @@ export async function chaosCommand(args: string[]): Promise<void> {
           renderProgress(progress),
           progress.phase === "chaos" ? progress.elapsedMs / progress.durationMs : undefined,
         ),
-    }).run();
+    });
+    const result = await chaosRun.run();
     line.finish();
     const { ok, fail, unknown } = result.counts;
     process.stderr.write(
