@@ -1,20 +1,18 @@
 // The proof with membership faults: `binring chaos --local --faults
-// process,network,membership` adds backends to the ring and removes them
-// (stopping each once it has left) while it kills and pauses processes, breaks
-// the network and 16 clients run; every checker must pass. The run uses mutual
-// TLS, so the membership changes go through the keepers' admin service with
-// the admin certificate. Every backend, those added during the run included,
-// runs in a network namespace of its own, so links to an added backend are cut
-// and slowed like any other's.
+// process,membership` adds backends to the ring and removes them (stopping
+// each once it has left) while it kills and pauses processes and 16 clients
+// run; every checker must pass. The run uses mutual TLS, so the membership
+// changes go through the keepers' admin service with the admin certificate.
+// A second run adds network faults to the membership faults.
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { expectChaosPassed, runCli } from "../support/index.js";
 
-it("keeps every acknowledged write and every read linearizable while backends join and leave among process and network faults", async () => {
+/** A chaos run on 5 backends and 3 keepers, a fault every 3 s; its result and history once every checker passed. */
+async function membershipChaos(faults: string, duration: string, seed: number) {
   const out = mkdtempSync(join(tmpdir(), "binring-chaos-membership-"));
-  // Seed 3 adds, removes and retires a backend, kills one and breaks the network within the 45 s.
   const run = await runCli(
     [
       "chaos",
@@ -24,25 +22,38 @@ it("keeps every acknowledged write and every read linearizable while backends jo
       "--keepers",
       "3",
       "--duration",
-      "45s",
+      duration,
       "--fault-every",
       "3s",
       "--faults",
-      "process,network,membership",
+      faults,
       "--seed",
-      "3",
+      String(seed),
       "--out",
       out,
     ],
     { timeoutMs: 170_000 },
   );
   expectChaosPassed(run);
-  expect(run.stderr).toMatch(/each in its own network namespace/);
-  const history = readFileSync(join(out, "history.jsonl"), "utf8");
+  return { run, history: readFileSync(join(out, "history.jsonl"), "utf8") };
+}
+
+it("keeps every acknowledged write and every read linearizable while backends join and leave", async () => {
+  const { history } = await membershipChaos("process,membership", "40s", 2);
   expect(history).toMatch(/"action":"add-backend"/);
   expect(history).toMatch(/"action":"remove-backend"/);
   expect(history).toMatch(/"action":"retire-backend"/);
+  // Beside them, process faults: backends and keepers killed or paused.
   expect(history).toMatch(/"action":"(kill-backend|kill-keeper|pause)"/);
+}, 180_000);
+
+// With network faults too: every backend, those added during the run included, runs in a network
+// namespace of its own, so links to an added backend are cut and slowed like any other's.
+it("keeps every acknowledged write while backends join and leave and the network breaks", async () => {
+  const { run, history } = await membershipChaos("network,membership", "45s", 3);
+  expect(run.stderr).toMatch(/each in its own network namespace/);
+  expect(history).toMatch(/"action":"add-backend"/);
+  expect(history).toMatch(/"action":"remove-backend"/);
   expect(history).toMatch(/"action":"(partition|cut-clients|cut-one-way|slow-link)"/);
   // The added backend's address is on the run's network, not loopback.
   const added = history.split("\n").find((line) => line.includes('"action":"add-backend"'))!;

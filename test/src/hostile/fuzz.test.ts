@@ -27,7 +27,7 @@ it("a workload beside the fuzzer sees nothing lost or out of order, and every ba
       "--config",
       cluster.configPath,
       "--duration",
-      "20s",
+      "10s",
       "--clients",
       "6",
       "--fuzz",
