@@ -57,6 +57,7 @@ export class ClusterView {
   readonly #keepers = new Map<string, KeeperClient>();
   #next = 0;
   #refreshing: Promise<void> | undefined;
+  #catchingUp: Promise<void> | undefined;
   #lastRefreshAt = Number.NEGATIVE_INFINITY;
   #timer: NodeJS.Timeout | undefined;
 
@@ -90,10 +91,12 @@ export class ClusterView {
    * Fetches the view from the first keeper that answers; a no-op without
    * keepers, or when one just ran, unless a backend reported an epoch
    * (`behind`) past this view's: every call on this view is refused until the
-   * newer one is fetched, so waiting out the gap would stall them all.
+   * newer one is fetched, so waiting out the gap would stall them all; then
+   * every keeper is asked.
    */
   refresh(behind = 0n): Promise<void> {
     if (this.#keepers.size === 0) return Promise.resolve();
+    if (behind > this.epoch) return this.#catchUp(behind);
     if (this.#refreshing) return this.#refreshing;
     const recent = performance.now() - this.#lastRefreshAt < this.options.minRefreshGapMs;
     if (recent && behind <= this.epoch) return Promise.resolve();
@@ -102,6 +105,41 @@ export class ClusterView {
       this.#lastRefreshAt = performance.now();
     });
     return this.#refreshing;
+  }
+
+  /**
+   * A backend named an epoch past this view's. Keepers spread epochs among
+   * themselves (a keeper mints one when its view's content changes), so the
+   * keeper asked last may not have that one yet, or may be busy copying: every
+   * keeper is asked at once, and the refresh ends as soon as a view reaches the
+   * epoch (or every keeper answered). Later refreshes start from the keeper
+   * that had it.
+   */
+  #catchUp(behind: bigint): Promise<void> {
+    this.#catchingUp ??= new Promise<void>((resolve) => {
+      const keepers = [...this.#keepers.values()];
+      let waiting = keepers.length;
+      keepers.forEach((keeper, i) => {
+        getView(keeper)
+          .then(
+            (view) => {
+              this.#apply(view);
+              if (this.epoch >= behind) {
+                this.#next = i;
+                resolve();
+              }
+            },
+            () => undefined,
+          )
+          .finally(() => {
+            if (--waiting === 0) resolve();
+          });
+      });
+    }).finally(() => {
+      this.#catchingUp = undefined;
+      this.#lastRefreshAt = performance.now();
+    });
+    return this.#catchingUp;
   }
 
   async #fetch(): Promise<void> {

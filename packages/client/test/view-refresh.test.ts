@@ -3,42 +3,55 @@
 // every call on that view is then refused until the newer view is fetched, so
 // waiting out the gap would stall them all (a membership change used to stall
 // every call of a busy client for ~150 ms: retries at 10, 20, 40, 80 ms, each
-// refused again, until the gap ended). A keeper here is a gRPC server in this
-// process that serves GetView.
+// refused again, until the gap ended). Then every keeper is asked at once: the
+// one asked last may not have the epoch yet, or may be too busy to answer soon.
+// A keeper here is a gRPC server in this process that serves GetView.
 import { loadProtocol } from "@binring/core";
 import * as grpc from "@grpc/grpc-js";
 import { pino } from "pino";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
 import { ClusterView } from "../src/cluster-view.js";
 
-let server: grpc.Server;
-let address: string;
-let served = 5n;
+type Reply = grpc.sendUnaryData<unknown>;
 
-beforeAll(async () => {
-  server = new grpc.Server();
+const servers: grpc.Server[] = [];
+afterAll(() => {
+  for (const server of servers) server.forceShutdown();
+});
+
+/** A keeper that answers GetView as `serve` does; its address. */
+async function keeper(serve: (reply: Reply) => void): Promise<string> {
+  const server = new grpc.Server();
+  servers.push(server);
   server.addService(loadProtocol().Keeper.service, {
-    GetView: (_call: unknown, reply: grpc.sendUnaryData<unknown>) =>
-      reply(null, { epoch: String(served), backends: [], keepers: [] }),
+    GetView: (_call: unknown, reply: Reply) => serve(reply),
   });
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) =>
       error ? reject(error) : resolve(bound),
     ),
   );
-  address = `127.0.0.1:${port}`;
-});
-afterAll(() => server.forceShutdown());
+  return `127.0.0.1:${port}`;
+}
 
-it("fetches at once, however recent the last fetch, when a backend named a newer epoch", async () => {
-  const view = new ClusterView({
-    keepers: [address],
+function viewOf(epoch: bigint) {
+  return { epoch: String(epoch), backends: [], keepers: [] };
+}
+
+function clusterView(keepers: string[], minRefreshGapMs = 60_000): ClusterView {
+  return new ClusterView({
+    keepers,
     refreshIntervalMs: 60_000,
-    minRefreshGapMs: 60_000,
+    minRefreshGapMs,
     onNewerView: () => {},
     onMembers: () => {},
     logger: pino({ level: "silent" }),
   });
+}
+
+it("fetches at once, however recent the last fetch, when a backend named a newer epoch", async () => {
+  let served = 5n;
+  const view = clusterView([await keeper((reply) => reply(null, viewOf(served)))]);
   try {
     // The first fetch, started when the view was made.
     await view.refresh();
@@ -51,6 +64,47 @@ it("fetches at once, however recent the last fetch, when a backend named a newer
     await view.refresh(6n);
     expect(view.epoch).toBe(6n);
   } finally {
+    view.close();
+  }
+});
+
+it("reaches a newer epoch in one refresh when the keeper it asked last has not got it yet", async () => {
+  let newest = 5n;
+  const lagging = await keeper((reply) => reply(null, viewOf(5n)));
+  const current = await keeper((reply) => reply(null, viewOf(newest)));
+  const view = clusterView([lagging, current], 0);
+  try {
+    await view.refresh();
+    expect(view.epoch).toBe(5n);
+    newest = 6n;
+    await view.refresh(6n);
+    expect(view.epoch).toBe(6n);
+    // Periodic refreshes now start from the keeper that had it.
+    newest = 7n;
+    await view.refresh();
+    expect(view.epoch).toBe(7n);
+  } finally {
+    view.close();
+  }
+});
+
+it("does not wait for a keeper that is slow to answer when another has the newer epoch", async () => {
+  let slow = false;
+  const held: Reply[] = [];
+  const busy = await keeper((reply) => (slow ? held.push(reply) : reply(null, viewOf(5n))));
+  const current = await keeper((reply) => reply(null, viewOf(6n)));
+  const view = clusterView([busy, current]);
+  try {
+    await view.refresh();
+    slow = true;
+    const startedAt = performance.now();
+    await view.refresh(6n);
+    expect(view.epoch).toBe(6n);
+    // Resolved while the busy keeper still holds its answer, not at the 1 s deadline of a call to it.
+    expect(held).toHaveLength(1);
+    expect(performance.now() - startedAt).toBeLessThan(900);
+  } finally {
+    for (const reply of held) reply(null, viewOf(5n));
     view.close();
   }
 });
