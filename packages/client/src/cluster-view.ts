@@ -97,6 +97,8 @@ export class ClusterView {
   refresh(behind = 0n): Promise<void> {
     if (this.#keepers.size === 0) return Promise.resolve();
     if (behind > this.epoch) return this.#catchUp(behind);
+    // A call retrying after a refused epoch waits for the catch-up, not for one keeper that may be slow.
+    if (this.#catchingUp) return this.#catchingUp;
     if (this.#refreshing) return this.#refreshing;
     const recent = performance.now() - this.#lastRefreshAt < this.options.minRefreshGapMs;
     if (recent && behind <= this.epoch) return Promise.resolve();

@@ -108,3 +108,25 @@ it("does not wait for a keeper that is slow to answer when another has the newer
     view.close();
   }
 });
+
+it("makes a plain refresh during a catch-up wait for the catch-up, not for the keeper it would ask first", async () => {
+  let slow = false;
+  const held: Reply[] = [];
+  const busy = await keeper((reply) => (slow ? held.push(reply) : reply(null, viewOf(5n))));
+  const current = await keeper((reply) => reply(null, viewOf(6n)));
+  const view = clusterView([busy, current], 0);
+  try {
+    await view.refresh();
+    slow = true;
+    const startedAt = performance.now();
+    // A refused call asks for the catch-up; its retry then asks for a refresh (read-path.ts, write-path.ts).
+    const catchingUp = view.refresh(6n);
+    await view.refresh();
+    await catchingUp;
+    expect(view.epoch).toBe(6n);
+    expect(performance.now() - startedAt).toBeLessThan(900);
+  } finally {
+    for (const reply of held) reply(null, viewOf(5n));
+    view.close();
+  }
+});
