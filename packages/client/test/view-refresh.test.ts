@@ -38,6 +38,25 @@ function viewOf(epoch: bigint) {
   return { epoch: String(epoch), backends: [], keepers: [] };
 }
 
+/**
+ * Two keepers: `busy` serves epoch 5 until slowDown(), then holds its answers in `held`; `current`
+ * serves epoch 6.
+ */
+async function busyAndCurrent() {
+  let slow = false;
+  const held: Reply[] = [];
+  const busy = await keeper((reply) => (slow ? held.push(reply) : reply(null, viewOf(5n))));
+  const current = await keeper((reply) => reply(null, viewOf(6n)));
+  return {
+    busy,
+    current,
+    held,
+    slowDown: () => {
+      slow = true;
+    },
+  };
+}
+
 function clusterView(keepers: string[], minRefreshGapMs = 60_000): ClusterView {
   return new ClusterView({
     keepers,
@@ -89,14 +108,11 @@ it("reaches a newer epoch in one refresh when the keeper it asked last has not g
 });
 
 it("does not wait for a keeper that is slow to answer when another has the newer epoch", async () => {
-  let slow = false;
-  const held: Reply[] = [];
-  const busy = await keeper((reply) => (slow ? held.push(reply) : reply(null, viewOf(5n))));
-  const current = await keeper((reply) => reply(null, viewOf(6n)));
+  const { busy, current, held, slowDown } = await busyAndCurrent();
   const view = clusterView([busy, current]);
   try {
     await view.refresh();
-    slow = true;
+    slowDown();
     const startedAt = performance.now();
     await view.refresh(6n);
     expect(view.epoch).toBe(6n);
@@ -110,14 +126,11 @@ it("does not wait for a keeper that is slow to answer when another has the newer
 });
 
 it("makes a plain refresh during a catch-up wait for the catch-up, not for the keeper it would ask first", async () => {
-  let slow = false;
-  const held: Reply[] = [];
-  const busy = await keeper((reply) => (slow ? held.push(reply) : reply(null, viewOf(5n))));
-  const current = await keeper((reply) => reply(null, viewOf(6n)));
+  const { busy, current, held, slowDown } = await busyAndCurrent();
   const view = clusterView([busy, current], 0);
   try {
     await view.refresh();
-    slow = true;
+    slowDown();
     const startedAt = performance.now();
     // A refused call asks for the catch-up; its retry then asks for a refresh (read-path.ts, write-path.ts).
     const catchingUp = view.refresh(6n);
