@@ -11,6 +11,7 @@ const PROBE_TIMEOUT_MS = 1000;
 
 export class ChannelTransport implements ReplicaTransport {
   readonly #channels = new Map<string, BackendChannel>();
+  #closed = false;
 
   constructor(
     private readonly backendCallTimeoutMs: number,
@@ -26,7 +27,9 @@ export class ChannelTransport implements ReplicaTransport {
         tls: this.tls,
         link: this.link,
       });
-      this.#channels.set(address, channel);
+      // A call still retrying after close gets a closed channel: an open one would outlive the client.
+      if (this.#closed) channel.close();
+      else this.#channels.set(address, channel);
     }
     return channel;
   }
@@ -45,6 +48,7 @@ export class ChannelTransport implements ReplicaTransport {
   }
 
   close(): void {
+    this.#closed = true;
     for (const channel of this.#channels.values()) channel.close();
   }
 }

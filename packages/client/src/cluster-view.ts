@@ -60,6 +60,8 @@ export class ClusterView {
   #catchingUp: Promise<void> | undefined;
   #lastRefreshAt = Number.NEGATIVE_INFINITY;
   #timer: NodeJS.Timeout | undefined;
+  /** After close, answers still in flight are dropped: they would open connections nobody closes. */
+  #closed = false;
 
   constructor(private readonly options: ClusterViewOptions) {
     for (const address of options.keepers) this.#follow(address);
@@ -95,7 +97,7 @@ export class ClusterView {
    * every keeper is asked.
    */
   refresh(behind = 0n): Promise<void> {
-    if (this.#keepers.size === 0) return Promise.resolve();
+    if (this.#keepers.size === 0 || this.#closed) return Promise.resolve();
     if (behind > this.epoch) return this.#catchUp(behind);
     // A call retrying after a refused epoch waits for the catch-up, not for one keeper that may be slow.
     if (this.#catchingUp) return this.#catchingUp;
@@ -188,7 +190,7 @@ export class ClusterView {
 
   #apply(view: ClusterView__Output): void {
     const epoch = wireToBigint(view.epoch);
-    if (epoch < this.epoch) return;
+    if (epoch < this.epoch || this.#closed) return;
     const newer = epoch > this.epoch;
     this.epoch = epoch;
     this.hasView = true;
@@ -213,6 +215,7 @@ export class ClusterView {
   }
 
   close(): void {
+    this.#closed = true;
     if (this.#timer) clearInterval(this.#timer);
     for (const keeper of this.#keepers.values()) keeper.close();
   }
@@ -233,7 +236,7 @@ export class ClusterView {
   }
 
   #follow(address: string): void {
-    if (this.#keepers.has(address)) return;
+    if (this.#keepers.has(address) || this.#closed) return;
     const security = clientSecurity(this.options.tls, "keeper");
     this.#keepers.set(
       address,

@@ -9,7 +9,7 @@
 import { loadProtocol } from "@binring/core";
 import * as grpc from "@grpc/grpc-js";
 import { pino } from "pino";
-import { afterAll, expect, it } from "vitest";
+import { afterAll, expect, it, vi } from "vitest";
 import { ClusterView } from "../src/cluster-view.js";
 
 type Reply = grpc.sendUnaryData<unknown>;
@@ -142,4 +142,29 @@ it("makes a plain refresh during a catch-up wait for the catch-up, not for the k
     for (const reply of held) reply(null, viewOf(5n));
     view.close();
   }
+});
+
+it("drops a view that arrives after close: it would open connections to the keepers and backends it lists", async () => {
+  const held: Reply[] = [];
+  const view = new ClusterView({
+    keepers: [await keeper((reply) => held.push(reply))],
+    refreshIntervalMs: 60_000,
+    minRefreshGapMs: 0,
+    onNewerView: () => expect.unreachable("a newer view after close"),
+    onMembers: () => expect.unreachable("members after close"),
+    logger: pino({ level: "silent" }),
+  });
+  const keepersBefore = view.keepers;
+  // The fetch the view started when it was made, held by the keeper.
+  const inFlight = view.refresh();
+  await vi.waitFor(() => expect(held).toHaveLength(1));
+  view.close();
+  held[0]!(null, {
+    epoch: "7",
+    backends: [{ address: "127.0.0.1:1", zone: "", state: "BACKEND_STATE_READY" }],
+    keepers: ["127.0.0.1:2"],
+  });
+  await inFlight;
+  expect(view.epoch).toBe(0n);
+  expect(view.keepers).toEqual(keepersBefore);
 });

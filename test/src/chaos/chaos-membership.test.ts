@@ -39,7 +39,7 @@ async function membershipChaos(faults: string, duration: string, seed: number) {
 }
 
 it("keeps every acknowledged write and every read linearizable while backends join and leave", async () => {
-  const { history } = await membershipChaos("process,membership", "40s", 2);
+  const { history } = await membershipChaos("process,membership", "25s", 2);
   expect(history).toMatch(/"action":"add-backend"/);
   expect(history).toMatch(/"action":"remove-backend"/);
   expect(history).toMatch(/"action":"retire-backend"/);
@@ -48,9 +48,10 @@ it("keeps every acknowledged write and every read linearizable while backends jo
 }, 180_000);
 
 // With network faults too: every backend, those added during the run included, runs in a network
-// namespace of its own, so links to an added backend are cut and slowed like any other's.
+// namespace of its own, so links to an added backend are cut and slowed like any other's. Longer than
+// the first run: the schedule injects each kind of network fault once (5 × 3 s) before any membership fault.
 it("keeps every acknowledged write while backends join and leave and the network breaks", async () => {
-  const { run, history } = await membershipChaos("network,membership", "45s", 3);
+  const { run, history } = await membershipChaos("network,membership", "35s", 3);
   expect(run.stderr).toMatch(/each in its own network namespace/);
   expect(history).toMatch(/"action":"add-backend"/);
   expect(history).toMatch(/"action":"remove-backend"/);

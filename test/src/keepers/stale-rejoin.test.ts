@@ -114,7 +114,7 @@ it("a backend that restarts on a store older than its empty, during the fill aft
   const client = new BinClient({ backends: cluster.addresses, keepers: cluster.keepers, viewRefreshMs: 200 });
   const bin = client.bin("swept");
   await bin.set("deleted", "old value");
-  const fillers = Array.from({ length: 2000 }, (_, i) => client.bin(`filler-${i}`));
+  const fillers = Array.from({ length: 1000 }, (_, i) => client.bin(`filler-${i}`));
   await Promise.all(fillers.map((filler) => filler.set("k", "v")));
   const victim = cluster.members[0]!;
   // A backup of its Redis as it is now, holding the value about to be deleted.

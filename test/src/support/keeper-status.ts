@@ -26,7 +26,11 @@ export function waitForSettled(
       const matches = Object.entries(states).every(
         ([address, state]) => status.backends.find((b) => b.address === address)?.state === state,
       );
-      return matches && status.repairs.length === 0 ? status : undefined;
+      if (matches && status.repairs.length === 0) return status;
+      // Thrown, so a timeout names what was still unsettled.
+      throw new Error(
+        `${status.backends.map((b) => `${b.address} ${b.state}`).join(", ")}; repairs ${JSON.stringify(status.repairs.map((r) => `${r.kind} ${r.backend} ${r.state} ${r.entriesCopied ?? ""}`))}`,
+      );
     },
     { timeoutMs, intervalMs: 50 },
   );
