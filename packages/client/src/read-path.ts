@@ -5,7 +5,6 @@ import type { Operation, OperationResult__Output, Target } from "@binring/core";
 import type { ClientSession } from "./client-session.js";
 import { classifyFailure } from "./failure-kind.js";
 import { gaveUpError, unplacedError } from "./operation-errors.js";
-import { retryPauseMs } from "./wall-time.js";
 
 /** A replica that failed this way holds no readable state a later read could contradict. */
 function servesNoReads(error: unknown): boolean {
@@ -39,13 +38,14 @@ export async function readFromReplicas(
   let requireReady = true;
   for (let attempt = 0; ; attempt++) {
     let notReady = 0;
+    let roundError: unknown;
     const { readable } = session.placement(point);
     for (const address of readable) {
       try {
         return await session.transport.execute(address, operation(session.target(bin, requireReady)));
       } catch (error) {
         await session.noteFailure(address, error);
-        lastError = error;
+        lastError = roundError = error;
         if (classifyFailure(error) === "not-ready") notReady++;
         if (!servesNoReads(error)) break;
       }
@@ -56,6 +56,6 @@ export async function readFromReplicas(
     }
     if (readable.length === 0) lastError ??= unplacedError(session, bin);
     if (session.time.now() >= deadline) throw gaveUpError("read", bin, session.callTimeoutMs, lastError);
-    await Promise.all([session.time.sleep(retryPauseMs(attempt)), session.view.refresh()]);
+    await session.pauseBeforeRound(attempt, roundError);
   }
 }

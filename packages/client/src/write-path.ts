@@ -22,7 +22,6 @@ import type { ClientSession } from "./client-session.js";
 import { classifyFailure } from "./failure-kind.js";
 import { gaveUpError, unplacedError } from "./operation-errors.js";
 import { writeReplicas } from "./sabotage.js";
-import { retryPauseMs } from "./wall-time.js";
 import type { WriteKind } from "./write-request.js";
 
 const WIRE_KIND: Record<WriteKind, EntryKind__Output> = {
@@ -68,6 +67,7 @@ export async function writeToReplicas(
   for (let attempt = 0; ; attempt++) {
     const { readable } = session.placement(point);
     let notReady = 0;
+    let roundError: unknown;
     for (const coordinator of readable) {
       // Placement again: a coordinator found gone a moment ago is no longer a replica.
       const { replicas } = session.placement(point);
@@ -96,7 +96,7 @@ export async function writeToReplicas(
         });
         return acknowledged(session, result);
       } catch (error) {
-        lastError = error;
+        lastError = roundError = error;
         const outcome = await judgeFailure(session, coordinator, error, state);
         if (outcome === "not-ready") notReady++;
         if (outcome === "next-coordinator" || outcome === "not-ready") continue;
@@ -110,7 +110,7 @@ export async function writeToReplicas(
     }
     if (readable.length === 0) lastError ??= unplacedError(session, bin);
     if (session.time.now() >= deadline) throw gaveUpError("write", bin, session.callTimeoutMs, lastError);
-    await Promise.all([session.time.sleep(retryPauseMs(attempt)), session.view.refresh()]);
+    await session.pauseBeforeRound(attempt, roundError);
   }
 }
 
