@@ -28,7 +28,11 @@ export interface KeeperTiming {
    * sources, counted as the entries are encoded (bins, keys, values, and
    * about 40 bytes of stamp, kind and framing per entry):
    * fills, and copies off a decommissioned backend; never repairs after a
-   * death (rebalance-throttle.ts). @default 4194304 (4 MiB/s)
+   * death (rebalance-throttle.ts). Every live holder of a stretch is read
+   * (copier.ts), so a fill reads about three times what it applies: at the
+   * default, 100k keys land in under 20 s while a foreground closed loop
+   * keeps about half the p99 it had at 4 MiB/s (bench/results/rebalance.md).
+   * @default 1572864 (1.5 MiB/s)
    */
   rebalanceBytesPerSecond: number;
 }
@@ -40,7 +44,7 @@ export const DEFAULT_KEEPER_TIMING: Readonly<KeeperTiming> = Object.freeze({
   leaseMs: 2500,
   clockSyncIntervalMs: 500,
   copyBatchSize: 2000,
-  rebalanceBytesPerSecond: 4 * 1024 * 1024,
+  rebalanceBytesPerSecond: 1536 * 1024,
 });
 
 /** Fills defaults and rejects settings that would break the safety argument. */
