@@ -10,6 +10,12 @@ export async function keeperStatus(http: string): Promise<KeeperStatus> {
   return (await response.json()) as KeeperStatus;
 }
 
+/** What a keeper reports of each backend's state and of its repairs, for a timeout's message. */
+function backendsAndRepairs(status: KeeperStatus): string {
+  const repairs = status.repairs.map((r) => `${r.kind} ${r.backend} ${r.state}`);
+  return `${status.backends.map((b) => `${b.address} ${b.state}`).join(", ")}; repairs ${JSON.stringify(repairs)}`;
+}
+
 /** Waits until the keeper reports every listed backend in the state and no repair queued or running. */
 export function waitForSettled(
   http: string,
@@ -28,9 +34,7 @@ export function waitForSettled(
       );
       if (matches && status.repairs.length === 0) return status;
       // Thrown, so a timeout names what was still unsettled.
-      throw new Error(
-        `${status.backends.map((b) => `${b.address} ${b.state}`).join(", ")}; repairs ${JSON.stringify(status.repairs.map((r) => `${r.kind} ${r.backend} ${r.state} ${r.entriesCopied ?? ""}`))}`,
-      );
+      throw new Error(backendsAndRepairs(status));
     },
     { timeoutMs, intervalMs: 50 },
   );
@@ -71,8 +75,7 @@ export function waitForKeepersSettled(
         statuses
           .map(
             (status) =>
-              `${status.keeper} epoch ${status.epoch}: ${status.backends.map((b) => `${b.address} ${b.state}`).join(", ")}; ` +
-              `repairs ${JSON.stringify(status.repairs.map((r) => `${r.kind} ${r.backend} ${r.state}`))}; ` +
+              `${status.keeper} epoch ${status.epoch}: ${backendsAndRepairs(status)}; ` +
               `keepers ${status.keepers.map((k) => `${k.address}${k.alive ? "" : " dead"} [${k.slice.length}]`).join(", ")}`,
           )
           .join(" | "),
