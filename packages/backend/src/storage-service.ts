@@ -7,6 +7,7 @@
 // stream stops being read while MAX_OPERATIONS_IN_FLIGHT of its operations run
 // or its replies wait on the caller's flow control. The sizes are counted in message-sizes.ts.
 
+import { setTimeout as sleep } from "node:timers/promises";
 import type {
   BatchReply,
   BatchRequest__Output,
@@ -19,6 +20,7 @@ import type {
   OperationResult,
   OperationResult__Output,
   PatternRequest__Output,
+  ScanRequest__Output,
   SetRequest__Output,
   StorageControlHandlers,
   StorageHandlers,
@@ -28,6 +30,7 @@ import type {
 import {
   bigintToWire,
   type EntryKind,
+  entryFrameBytes,
   entryFromWire,
   entryToWire,
   fromOperationError,
@@ -58,6 +61,7 @@ import {
   resultBytes,
 } from "./message-sizes.js";
 import type { PeerLinks } from "./peer-links.js";
+import { ScanPace } from "./scan-pace.js";
 import { WriteCoordination } from "./write-coordination.js";
 
 /** Entries per streamed Scan message unless the caller asks otherwise (and never past MESSAGE_BUDGET_BYTES). */
@@ -348,10 +352,11 @@ export class StorageService {
     return { clock: bigintToWire(clock) };
   }
 
-  async #scan(
-    call: grpc.ServerWritableStream<{ ranges: { start: number; end: number }[]; batchSize: number }, unknown>,
-  ) {
+  async #scan(call: grpc.ServerWritableStream<ScanRequest__Output, unknown>) {
     const batchSize = Math.min(call.request.batchSize || DEFAULT_SCAN_BATCH, MAX_SCAN_BATCH);
+    const pace = new ScanPace(call.request.bytesPerSecond, performance.now.bind(performance));
+    const cancelled = new AbortController();
+    call.once("cancelled", () => cancelled.abort());
     let sent = 0;
     for await (const batch of this.node.scan(call.request.ranges, batchSize)) {
       for (const entries of byBytes(batch, entryBytes, MESSAGE_BUDGET_BYTES)) {
@@ -360,6 +365,11 @@ export class StorageService {
         if (!call.write({ entries: entries.map(entryToWire) })) {
           await new Promise((resolve) => call.once("drain", resolve));
         }
+        if (!pace.paced) continue;
+        let bytes = 0;
+        for (const entry of entries) bytes += entryFrameBytes(entry);
+        const waitMs = pace.sent(bytes);
+        if (waitMs > 0 && !(await pause(waitMs, cancelled.signal))) return;
       }
     }
     this.logger.debug({ entries: sent, ranges: call.request.ranges.length }, "scan finished");
@@ -370,4 +380,14 @@ export class StorageService {
 /** A gRPC Pipe call as the stream the Pipe handler serves; failing it ends the call with the error's status. */
 function grpcPipe(call: grpc.ServerDuplexStream<BatchRequest__Output, BatchReply>): PipeStream {
   return Object.assign(call, { fail: (error: unknown) => call.emit("error", toServiceError(error)) });
+}
+
+/** Waits `ms`; false when the call was cancelled meanwhile. */
+async function pause(ms: number, signal: AbortSignal): Promise<boolean> {
+  try {
+    await sleep(ms, undefined, { signal });
+    return true;
+  } catch {
+    return false;
+  }
 }

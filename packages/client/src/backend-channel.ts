@@ -284,18 +284,23 @@ export class BackendChannel {
     });
   }
 
-  /** `scan`, each batch as its entries' encoded frames: nothing decoded (entry-frames.ts). */
+  /**
+   * `scan`, each batch as its entries' encoded frames: nothing decoded
+   * (entry-frames.ts). `bytesPerSecond` (0: unpaced) is what the backend
+   * reads and sends at most (ScanRequest).
+   */
   scanFrames(
     ranges: readonly RingRange[],
     batchSize: number,
     timeoutMs?: number,
+    bytesPerSecond = 0,
   ): AsyncIterable<EntryFrame[]> {
     const { path, requestSerialize } = loadProtocol().StorageControl.service.Scan;
     const stream = this.#control.makeServerStreamRequest(
       path,
       requestSerialize,
       (message: Buffer) => message,
-      { ranges: [...ranges], batchSize },
+      { ranges: [...ranges], batchSize, bytesPerSecond },
       { deadline: this.#deadline(timeoutMs) },
     );
     return this.#batches(stream, splitEntryFrames);

@@ -8,6 +8,7 @@
 // seen before is safely skipped; one entry encoded two ways is applied twice,
 // which changes nothing.
 import protobuf from "protobufjs/minimal.js";
+import type { Entry } from "./entry.js";
 import { LENGTH_DELIMITED, tag, VARINT } from "./pipe-format.js";
 
 /** One entry as encoded in an EntryBatch or an ApplyRequest: its field's tag, length and Entry message. */
@@ -51,4 +52,37 @@ export function applyRequestOfFrames(frames: readonly EntryFrame[], epoch: bigin
     } as protobuf.Long);
   }
   return Buffer.concat([...frames, writer.finish()]);
+}
+
+/** Bytes of a varint holding `value` (a non-negative integer). */
+function varintBytes(value: bigint): number {
+  let bytes = 1;
+  for (let rest = value >> 7n; rest > 0n; rest >>= 7n) bytes++;
+  return bytes;
+}
+
+/** A length-delimited field: its tag, its length, and `length` bytes. */
+function delimitedBytes(length: number): number {
+  return 1 + varintBytes(BigInt(length)) + length;
+}
+
+/**
+ * The length of `entry`'s frame, as a backend encodes it in a Scan reply
+ * (every field present, as protobufjs writes them): what a paced Scan counts,
+ * in the same bytes a keeper's copy counts its frames in.
+ */
+export function entryFrameBytes(entry: Entry): number {
+  const stamp =
+    1 +
+    varintBytes(entry.stamp.clock) +
+    delimitedBytes(Buffer.byteLength(entry.stamp.writer)) +
+    1 +
+    varintBytes(BigInt(entry.stamp.seq));
+  const message =
+    delimitedBytes(Buffer.byteLength(entry.bin)) +
+    delimitedBytes(Buffer.byteLength(entry.key)) +
+    2 +
+    delimitedBytes(Buffer.byteLength(entry.value)) +
+    delimitedBytes(stamp);
+  return delimitedBytes(message);
 }

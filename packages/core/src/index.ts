@@ -10,7 +10,7 @@ export {
   ringMembers,
 } from "./cluster-config.js";
 export type { ApplyOutcome, Entry, EntryKind } from "./entry.js";
-export { applyRequestOfFrames, type EntryFrame, splitEntryFrames } from "./entry-frames.js";
+export { applyRequestOfFrames, type EntryFrame, entryFrameBytes, splitEntryFrames } from "./entry-frames.js";
 export {
   BinringError,
   ClockBehindError,

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import {
   applyRequestOfFrames,
   type Entry,
+  entryFrameBytes,
   entryFromWire,
   entryToWire,
   loadProtocol,
@@ -26,6 +27,26 @@ const entries: Entry[] = [
 ];
 
 describe("entry frames", () => {
+  it("counts each entry's frame to the byte, whatever the lengths of its fields", () => {
+    const varied: Entry[] = [
+      ...entries,
+      {
+        ...entries[0]!,
+        value: "é".repeat(70_000),
+        stamp: { clock: 128n, writer: "0123456789abcdef", seq: 127 },
+      },
+      {
+        ...entries[0]!,
+        key: "k".repeat(16_383),
+        stamp: { clock: 2n ** 63n, writer: "0123456789abcdef", seq: 128 },
+      },
+    ];
+    for (const entry of varied) {
+      const [frame] = splitEntryFrames(Scan.responseSerialize({ entries: [entryToWire(entry)] }));
+      expect(entryFrameBytes(entry), entry.key.slice(0, 3)).toBe(frame!.length);
+    }
+  });
+
   it("splits a Scan reply into one frame per entry, and an Apply request of them decodes to the same entries", () => {
     const reply = Scan.responseSerialize({ entries: entries.map(entryToWire) });
     const frames = splitEntryFrames(reply);

@@ -33,6 +33,29 @@ export interface CopyContext {
   stop?: () => boolean;
   /** Awaited with each batch's bytes as it is read from a source: paces a rebalancing copy (rebalance-throttle.ts). */
   pace?: (bytes: number) => Promise<void>;
+  /**
+   * Bytes per second a task's sources may read together, each its share
+   * (ScanRequest.bytes_per_second): `pace` alone lets a source read a whole
+   * task ahead of it, into the stream's buffers. Undefined: unpaced.
+   */
+  readRate?: number;
+}
+
+/**
+ * Most entries per Scan message of a paced copy: each source then reads and
+ * sends in small steps at its rate, rather than a large batch every few
+ * hundred milliseconds, which held up client calls on it and on the target
+ * each time (bench/results/NOTES.md).
+ */
+export const PACED_BATCH_SIZE = 250;
+
+/** The largest rate a Scan request carries (a uint32); faster is as good as unpaced. */
+const MAX_SCAN_RATE = 2 ** 32 - 1;
+
+/** What each source of `task` is asked to read at most, per second: its share of the rate; 0 unpaced. */
+export function sourceRate(task: CopyTask, readRate: number | undefined): number {
+  if (readRate === undefined) return 0;
+  return Math.min(MAX_SCAN_RATE, Math.max(1, Math.floor(readRate / task.sources.length)));
 }
 
 /**
@@ -77,7 +100,9 @@ async function copyFrom(
   const target = context.channel(task.target);
   const inFlight = new Set<Promise<void>>();
   let failure: unknown;
-  for await (const scanned of context.channel(source).scanFrames(task.ranges, context.batchSize, 600_000)) {
+  const rate = sourceRate(task, context.readRate);
+  const batchSize = rate > 0 ? Math.min(context.batchSize, PACED_BATCH_SIZE) : context.batchSize;
+  for await (const scanned of context.channel(source).scanFrames(task.ranges, batchSize, 600_000, rate)) {
     if (failure) throw failure;
     if (context.stop?.()) throw new Error("copy stopped: the work was handed over");
     // Paced by what is read, duplicates included: reading them costs the sources as much.

@@ -28,7 +28,8 @@ export interface KeeperTiming {
    * sources, counted as the entries are encoded (bins, keys, values, and
    * about 40 bytes of stamp, kind and framing per entry):
    * fills, and copies off a decommissioned backend; never repairs after a
-   * death (rebalance-throttle.ts). Every live holder of a stretch is read
+   * death (rebalance-throttle.ts). Each source reads its share of the rate
+   * from its store (copier.ts `sourceRate`). Every live holder of a stretch is read
    * (copier.ts), so a fill reads about three times what it applies: at the
    * default, 100k keys land in under 20 s while a foreground closed loop
    * keeps about half the p99 it had at 4 MiB/s (bench/results/rebalance.md).

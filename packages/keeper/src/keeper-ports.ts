@@ -16,8 +16,17 @@ import type {
 export interface EntryPort {
   scan(ranges: readonly RingRange[], batchSize: number, timeoutMs: number): AsyncIterable<Entry[]>;
   apply(entries: readonly Entry[], epoch: bigint, timeoutMs: number): Promise<unknown>;
-  /** `scan` with each entry as its encoded frame (core's entry-frames.ts): what copies read. */
-  scanFrames(ranges: readonly RingRange[], batchSize: number, timeoutMs: number): AsyncIterable<EntryFrame[]>;
+  /**
+   * `scan` with each entry as its encoded frame (core's entry-frames.ts): what
+   * copies read. `bytesPerSecond`: the backend reads its store no faster (0 or
+   * undefined: as fast as they are taken).
+   */
+  scanFrames(
+    ranges: readonly RingRange[],
+    batchSize: number,
+    timeoutMs: number,
+    bytesPerSecond?: number,
+  ): AsyncIterable<EntryFrame[]>;
   /** `apply` of encoded frames: what copies write. */
   applyFrames(frames: readonly EntryFrame[], epoch: bigint, timeoutMs: number): Promise<unknown>;
 }

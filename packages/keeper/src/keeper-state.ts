@@ -311,6 +311,7 @@ export class KeeperState {
       progress: run.progress,
       stop: run.stop,
       pace: run.rebalance ? (bytes) => this.#throttle.take(bytes) : undefined,
+      readRate: run.rebalance ? this.timing.rebalanceBytesPerSecond : undefined,
     });
   }
 }

@@ -4,7 +4,7 @@
 import { type Entry, type EntryFrame, type RingRange, WHOLE_RING } from "@binring/core";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { type CopyProgress, copyTask } from "../src/copier.js";
+import { type CopyProgress, copyTask, PACED_BATCH_SIZE, sourceRate } from "../src/copier.js";
 import type { EntryPort } from "../src/keeper-ports.js";
 import { entriesOf, framesOf } from "./support/entry-frames.js";
 
@@ -12,6 +12,8 @@ class FakeStore implements EntryPort {
   readonly applied: Entry[] = [];
   /** The next apply fails. */
   failNextApply = false;
+  /** The rate (0: unpaced) and batch size each Scan asked for. */
+  readonly scans: { rate: number; batchSize: number }[] = [];
 
   constructor(readonly entries: Entry[] = []) {}
 
@@ -27,7 +29,13 @@ class FakeStore implements EntryPort {
     this.applied.push(...entries);
   }
 
-  async *scanFrames(ranges: readonly RingRange[], batchSize: number): AsyncIterable<EntryFrame[]> {
+  async *scanFrames(
+    ranges: readonly RingRange[],
+    batchSize: number,
+    _timeoutMs: number,
+    bytesPerSecond = 0,
+  ): AsyncIterable<EntryFrame[]> {
+    this.scans.push({ rate: bytesPerSecond, batchSize });
     for await (const batch of this.scan(ranges, batchSize)) yield framesOf(batch);
   }
 
@@ -47,7 +55,7 @@ function entry(key: string, fields: Partial<Entry> = {}): Entry {
   };
 }
 
-async function copy(stores: Record<string, FakeStore>, sources: string[]) {
+async function copy(stores: Record<string, FakeStore>, sources: string[], readRate?: number, batchSize = 2) {
   const progress: CopyProgress = {
     entriesCopied: 0,
     bytesCopied: 0,
@@ -60,9 +68,10 @@ async function copy(stores: Record<string, FakeStore>, sources: string[]) {
     {
       channel: (address) => stores[address]!,
       epoch: () => 1n,
-      batchSize: 2,
+      batchSize,
       logger: pino({ level: "silent" }),
       progress,
+      readRate,
     },
   );
   return { complete, progress };
@@ -113,5 +122,27 @@ describe("a copy task", () => {
     // The retry is a new task: it remembers nothing of the failed one.
     expect((await copy(stores, ["a", "b"])).complete).toBe(true);
     expect(keysOf(stores.target.applied)).toEqual(["b/k1=v"]);
+  });
+
+  it("asks each source for its share of the read rate in small batches, and an unpaced copy for neither", async () => {
+    const sources = ["a", "b", "c"] as const;
+    const stores = () => ({
+      a: new FakeStore(),
+      b: new FakeStore(),
+      c: new FakeStore(),
+      target: new FakeStore(),
+    });
+    const paced = stores();
+    await copy(paced, [...sources], 3001, 2000);
+    expect(sources.map((s) => paced[s].scans)).toEqual(
+      sources.map(() => [{ rate: 1000, batchSize: PACED_BATCH_SIZE }]),
+    );
+    const unpaced = stores();
+    await copy(unpaced, [...sources], undefined, 2000);
+    expect(sources.map((s) => unpaced[s].scans)).toEqual(sources.map(() => [{ rate: 0, batchSize: 2000 }]));
+    // Past what a Scan request carries it is as good as unpaced; never below one byte a second.
+    const task = { target: "target", sources: [...sources], ranges: [...WHOLE_RING] };
+    expect(sourceRate(task, 3 * 2 ** 40)).toBe(2 ** 32 - 1);
+    expect(sourceRate(task, 1)).toBe(1);
   });
 });

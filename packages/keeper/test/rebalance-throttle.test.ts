@@ -34,8 +34,11 @@ describe("the rebalance throttle", () => {
 const BINS = 60;
 const VALUE = "x".repeat(2000);
 
-/** How long (fake time) adding a backend to a ready 5-backend world takes until every keeper sees it ready. */
-async function addTakes(rebalanceBytesPerSecond?: number): Promise<number> {
+/**
+ * How long (fake time) adding a backend to a ready 5-backend world takes until
+ * every keeper sees it ready, and the rates its copies' Scans asked for.
+ */
+async function addBackend(rebalanceBytesPerSecond?: number): Promise<{ took: number; scanRates: number[] }> {
   world = new KeeperWorld(
     { backends: 5, keepers: 1 },
     rebalanceBytesPerSecond ? { rebalanceBytesPerSecond } : {},
@@ -52,16 +55,19 @@ async function addTakes(rebalanceBytesPerSecond?: number): Promise<number> {
     120_000,
     "the added backend is filled",
   );
+  const scanRates = w.addresses.flatMap((address) => w.backend(address).scanRates);
   await w.close();
   world = undefined;
-  return took;
+  return { took, scanRates };
 }
 
 describe("an added backend's fill", () => {
-  it("is paced to the keeper's rebalance rate", async () => {
-    const unpaced = await addTakes();
-    const paced = await addTakes(5000);
+  it("is paced to the keeper's rebalance rate, each source reading its share of it", async () => {
+    const unpaced = await addBackend();
+    const paced = await addBackend(5000);
     // The new backend's share of 60 bins of 2 KB, read from each of their holders: over 8 s at 5 KB/s.
-    expect(paced - unpaced).toBeGreaterThan(8000);
+    expect(paced.took - unpaced.took).toBeGreaterThan(8000);
+    // Every stretch the new backend takes had 3 holders, each asked for a third of the rate.
+    expect(new Set(paced.scanRates)).toEqual(new Set([Math.floor(5000 / 3)]));
   });
 });

@@ -34,6 +34,8 @@ export class InProcessBackend implements BackendPort {
   loses: ((call: string, detail: unknown) => boolean) | undefined;
   /** Every heartbeat command this backend took, for assertions. */
   readonly heartbeats: HeartbeatRequest[] = [];
+  /** The rate every copy's Scan of this backend asked for (0: unpaced), for assertions. */
+  readonly scanRates: number[] = [];
 
   constructor(
     readonly address: string,
@@ -81,7 +83,9 @@ export class InProcessBackend implements BackendPort {
     ranges: readonly RingRange[],
     batchSize: number,
     timeoutMs: number,
+    bytesPerSecond = 0,
   ): AsyncIterable<EntryFrame[]> {
+    this.scanRates.push(bytesPerSecond);
     for await (const batch of this.scan(ranges, batchSize, timeoutMs)) yield framesOf(batch);
   }
 

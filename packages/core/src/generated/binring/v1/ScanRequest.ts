@@ -8,6 +8,11 @@ export interface ScanRequest {
    * entries per streamed message
    */
   'batchSize'?: (number);
+  /**
+   * Most bytes of entries (as encoded in the reply) sent per second: the
+   * backend reads its store no faster. 0: as fast as the caller takes them.
+   */
+  'bytesPerSecond'?: (number);
 }
 
 export interface ScanRequest__Output {
@@ -16,4 +21,9 @@ export interface ScanRequest__Output {
    * entries per streamed message
    */
   'batchSize': (number);
+  /**
+   * Most bytes of entries (as encoded in the reply) sent per second: the
+   * backend reads its store no faster. 0: as fast as the caller takes them.
+   */
+  'bytesPerSecond': (number);
 }
