@@ -42,6 +42,7 @@ import {
 } from "@binring/core";
 import * as grpc from "@grpc/grpc-js";
 import { BACKEND_CHANNEL_OPTIONS } from "./backend-channel-options.js";
+import { untilSilent } from "./idle-stream.js";
 import { LinkPipe } from "./link-pipe.js";
 import { operationBytes } from "./operation-bytes.js";
 
@@ -259,13 +260,12 @@ export class BackendChannel {
     });
   }
 
-  /** Streams every entry of the bins in the ranges, batch by batch. */
-  scan(ranges: readonly RingRange[], batchSize: number, timeoutMs?: number): AsyncIterable<Entry[]> {
-    const stream = this.#control.Scan(
-      { ranges: [...ranges], batchSize },
-      { deadline: this.#deadline(timeoutMs) },
+  /** Every entry of the bins in the ranges, batch by batch; fails once the backend is silent for `idleTimeoutMs` (idle-stream.ts). */
+  scan(ranges: readonly RingRange[], batchSize: number, idleTimeoutMs?: number): AsyncIterable<Entry[]> {
+    const stream = this.#control.Scan({ ranges: [...ranges], batchSize });
+    return this.#batches(stream, idleTimeoutMs, (message) =>
+      message.entries.map((entry) => entryFromWire(entry)),
     );
-    return this.#batches(stream, (message) => message.entries.map((entry) => entryFromWire(entry)));
   }
 
   /** `apply` of entries still encoded, as `scanFrames` gives them (entry-frames.ts). */
@@ -284,15 +284,11 @@ export class BackendChannel {
     });
   }
 
-  /**
-   * `scan`, each batch as its entries' encoded frames: nothing decoded
-   * (entry-frames.ts). `bytesPerSecond` (0: unpaced) is what the backend
-   * reads and sends at most (ScanRequest).
-   */
+  /** `scan` as encoded frames (entry-frames.ts), read at most `bytesPerSecond` (ScanRequest; 0: unpaced). */
   scanFrames(
     ranges: readonly RingRange[],
     batchSize: number,
-    timeoutMs?: number,
+    idleTimeoutMs?: number,
     bytesPerSecond = 0,
   ): AsyncIterable<EntryFrame[]> {
     const { path, requestSerialize } = loadProtocol().StorageControl.service.Scan;
@@ -301,19 +297,21 @@ export class BackendChannel {
       requestSerialize,
       (message: Buffer) => message,
       { ranges: [...ranges], batchSize, bytesPerSecond },
-      { deadline: this.#deadline(timeoutMs) },
     );
-    return this.#batches(stream, splitEntryFrames);
+    return this.#batches(stream, idleTimeoutMs, splitEntryFrames);
   }
 
   /** A Scan stream's messages, each made a batch by `batch`; a failure as a BinringError. */
-  async *#batches<M, T>(stream: grpc.ClientReadableStream<M>, batch: (message: M) => T): AsyncIterable<T> {
+  async *#batches<M, T>(
+    stream: grpc.ClientReadableStream<M>,
+    idleTimeoutMs = this.#callTimeoutMs,
+    batch: (message: M) => T,
+  ): AsyncIterable<T> {
     try {
-      for await (const message of stream) yield batch(message as M);
+      for await (const message of untilSilent(stream, idleTimeoutMs, `scan of ${this.address}`))
+        yield batch(message);
     } catch (error) {
-      throw this.#failure(error as grpc.ServiceError);
-    } finally {
-      stream.cancel();
+      throw error instanceof TimeoutError ? error : this.#failure(error as grpc.ServiceError);
     }
   }
 

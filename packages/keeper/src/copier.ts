@@ -5,7 +5,7 @@
 // once per source (TaskEntries). Entries stay encoded from the sources' Scan
 // replies to the target's Apply requests (core's entry-frames.ts): the keeper
 // never decodes them.
-import type { EntryFrame } from "@binring/core";
+import { type EntryFrame, LIMIT_CEILINGS, MESSAGE_BUDGET_BYTES } from "@binring/core";
 import type { Logger } from "pino";
 import type { EntryPort } from "./keeper-ports.js";
 import type { CopyTask } from "./repair-plan.js";
@@ -48,6 +48,19 @@ export interface CopyContext {
  * each time (bench/results/NOTES.md).
  */
 export const PACED_BATCH_SIZE = 250;
+
+/** How long a source may send nothing before its copy fails: a Scan has no deadline, however long it runs. */
+const SCAN_IDLE_TIMEOUT_MS = 60_000;
+
+/**
+ * A source's silence that fails its copy: at a slow rate, the wait after its
+ * largest message (the budget plus one largest value) may pass the floor.
+ */
+export function scanIdleTimeoutMs(rate: number): number {
+  if (rate === 0) return SCAN_IDLE_TIMEOUT_MS;
+  const largestMessage = MESSAGE_BUDGET_BYTES + LIMIT_CEILINGS.maxValueBytes;
+  return Math.max(SCAN_IDLE_TIMEOUT_MS, Math.ceil((2 * largestMessage * 1000) / rate));
+}
 
 /** The largest rate a Scan request carries (a uint32); faster is as good as unpaced. */
 const MAX_SCAN_RATE = 2 ** 32 - 1;
@@ -102,7 +115,8 @@ async function copyFrom(
   let failure: unknown;
   const rate = sourceRate(task, context.readRate);
   const batchSize = rate > 0 ? Math.min(context.batchSize, PACED_BATCH_SIZE) : context.batchSize;
-  for await (const scanned of context.channel(source).scanFrames(task.ranges, batchSize, 600_000, rate)) {
+  const scan = context.channel(source).scanFrames(task.ranges, batchSize, scanIdleTimeoutMs(rate), rate);
+  for await (const scanned of scan) {
     if (failure) throw failure;
     if (context.stop?.()) throw new Error("copy stopped: the work was handed over");
     // Paced by what is read, duplicates included: reading them costs the sources as much.

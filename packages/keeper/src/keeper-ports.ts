@@ -14,7 +14,8 @@ import type {
 
 /** Reading and writing stamped entries: what copies and the intent log need of a backend. */
 export interface EntryPort {
-  scan(ranges: readonly RingRange[], batchSize: number, timeoutMs: number): AsyncIterable<Entry[]>;
+  /** Every entry of the ranges; fails once the backend sends nothing for `idleTimeoutMs`, however long it runs. */
+  scan(ranges: readonly RingRange[], batchSize: number, idleTimeoutMs: number): AsyncIterable<Entry[]>;
   apply(entries: readonly Entry[], epoch: bigint, timeoutMs: number): Promise<unknown>;
   /**
    * `scan` with each entry as its encoded frame (core's entry-frames.ts): what
@@ -24,7 +25,7 @@ export interface EntryPort {
   scanFrames(
     ranges: readonly RingRange[],
     batchSize: number,
-    timeoutMs: number,
+    idleTimeoutMs: number,
     bytesPerSecond?: number,
   ): AsyncIterable<EntryFrame[]>;
   /** `apply` of encoded frames: what copies write. */

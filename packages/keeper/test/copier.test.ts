@@ -1,10 +1,23 @@
 // A copy task applies the union of its sources to the target, each entry once
 // however many sources hold it (copier.ts), and never takes two different
 // entries for one. In process, with fake backends.
-import { type Entry, type EntryFrame, type RingRange, WHOLE_RING } from "@binring/core";
+import {
+  type Entry,
+  type EntryFrame,
+  LIMIT_CEILINGS,
+  MESSAGE_BUDGET_BYTES,
+  type RingRange,
+  WHOLE_RING,
+} from "@binring/core";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { type CopyProgress, copyTask, PACED_BATCH_SIZE, sourceRate } from "../src/copier.js";
+import {
+  type CopyProgress,
+  copyTask,
+  PACED_BATCH_SIZE,
+  scanIdleTimeoutMs,
+  sourceRate,
+} from "../src/copier.js";
 import type { EntryPort } from "../src/keeper-ports.js";
 import { entriesOf, framesOf } from "./support/entry-frames.js";
 
@@ -12,8 +25,8 @@ class FakeStore implements EntryPort {
   readonly applied: Entry[] = [];
   /** The next apply fails. */
   failNextApply = false;
-  /** The rate (0: unpaced) and batch size each Scan asked for. */
-  readonly scans: { rate: number; batchSize: number }[] = [];
+  /** The rate (0: unpaced), batch size and idle timeout each Scan asked for. */
+  readonly scans: { rate: number; batchSize: number; idleTimeoutMs: number }[] = [];
 
   constructor(readonly entries: Entry[] = []) {}
 
@@ -32,10 +45,10 @@ class FakeStore implements EntryPort {
   async *scanFrames(
     ranges: readonly RingRange[],
     batchSize: number,
-    _timeoutMs: number,
+    idleTimeoutMs: number,
     bytesPerSecond = 0,
   ): AsyncIterable<EntryFrame[]> {
-    this.scans.push({ rate: bytesPerSecond, batchSize });
+    this.scans.push({ rate: bytesPerSecond, batchSize, idleTimeoutMs });
     for await (const batch of this.scan(ranges, batchSize)) yield framesOf(batch);
   }
 
@@ -135,14 +148,25 @@ describe("a copy task", () => {
     const paced = stores();
     await copy(paced, [...sources], 3001, 2000);
     expect(sources.map((s) => paced[s].scans)).toEqual(
-      sources.map(() => [{ rate: 1000, batchSize: PACED_BATCH_SIZE }]),
+      sources.map(() => [
+        { rate: 1000, batchSize: PACED_BATCH_SIZE, idleTimeoutMs: scanIdleTimeoutMs(1000) },
+      ]),
     );
     const unpaced = stores();
     await copy(unpaced, [...sources], undefined, 2000);
-    expect(sources.map((s) => unpaced[s].scans)).toEqual(sources.map(() => [{ rate: 0, batchSize: 2000 }]));
+    expect(sources.map((s) => unpaced[s].scans)).toEqual(
+      sources.map(() => [{ rate: 0, batchSize: 2000, idleTimeoutMs: 60_000 }]),
+    );
     // Past what a Scan request carries it is as good as unpaced; never below one byte a second.
     const task = { target: "target", sources: [...sources], ranges: [...WHOLE_RING] };
     expect(sourceRate(task, 3 * 2 ** 40)).toBe(2 ** 32 - 1);
     expect(sourceRate(task, 1)).toBe(1);
+  });
+
+  it("gives a source a minute of silence, more where its largest message takes longer at its rate", () => {
+    expect(scanIdleTimeoutMs(0)).toBe(60_000);
+    expect(scanIdleTimeoutMs(512 * 1024)).toBe(60_000);
+    // The budget plus one largest value, twice over, at 1000 B/s.
+    expect(scanIdleTimeoutMs(1000)).toBe(2 * (MESSAGE_BUDGET_BYTES + LIMIT_CEILINGS.maxValueBytes));
   });
 });

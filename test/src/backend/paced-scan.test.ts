@@ -1,7 +1,8 @@
 // A Scan that asks for a rate (ScanRequest.bytes_per_second, what a keeper's
 // rebalancing copy sends each source) is read and sent no faster than it,
-// counted in the entries' encoded bytes; it carries the same entries as an
-// unpaced one, and one its caller gives up on ends within the caller's deadline.
+// counted in the entries' encoded bytes, and carries the same entries as an
+// unpaced one. A Scan has no deadline of its own: it fails only when the
+// backend sends nothing for the caller's idle timeout (client idle-stream.ts).
 import { type RunningBackend, startBackend } from "@binring/backend";
 import { BackendChannel } from "@binring/client";
 import { type Entry, type EntryFrame, WHOLE_RING } from "@binring/core";
@@ -30,9 +31,9 @@ afterAll(async () => {
   await backend.close();
 });
 
-async function scan(bytesPerSecond: number, timeoutMs = 30_000): Promise<EntryFrame[]> {
+async function scan(bytesPerSecond: number, idleTimeoutMs = 30_000): Promise<EntryFrame[]> {
   const frames: EntryFrame[] = [];
-  for await (const batch of channel.scanFrames(WHOLE_RING, BATCH, timeoutMs, bytesPerSecond))
+  for await (const batch of channel.scanFrames(WHOLE_RING, BATCH, idleTimeoutMs, bytesPerSecond))
     frames.push(...batch);
   return frames;
 }
@@ -53,9 +54,16 @@ describe("a paced Scan", () => {
     expect(sorted(paced)).toEqual(sorted(unpaced));
   });
 
-  it("ends when its caller's deadline passes, however slow the rate", async () => {
+  it("runs longer than its idle timeout in all, as long as the backend keeps sending", async () => {
+    const total = bytesOf(await scan(0));
+    // A second at the rate, a message about every 125 ms: a deadline of 400 ms on the whole stream would fail it.
+    expect(await scan(total, 400)).toHaveLength(ENTRIES);
+  });
+
+  it("fails, naming the backend, once the backend sends nothing for its idle timeout", async () => {
     const startedAt = performance.now();
-    await expect(scan(1, 500)).rejects.toThrow(/deadline|timed out/i);
+    // At 1 B/s the first message is sent, and the next is due in about a minute.
+    await expect(scan(1, 300)).rejects.toThrow(`scan of ${backend.address} sent nothing for 300 ms`);
     expect(performance.now() - startedAt).toBeLessThan(5000);
     // The backend still serves scans afterwards.
     expect(await scan(0)).toHaveLength(ENTRIES);
