@@ -368,8 +368,9 @@ export class StorageService {
         if (!pace.paced) continue;
         let bytes = 0;
         for (const entry of entries) bytes += entryFrameBytes(entry);
-        const waitMs = pace.sent(bytes);
-        if (waitMs > 0 && !(await pause(waitMs, cancelled.signal))) return;
+        for (let waitMs = pace.sent(bytes); waitMs > 0; waitMs = pace.sent(0)) {
+          if (!(await pause(waitMs, cancelled.signal))) return;
+        }
       }
     }
     this.logger.debug({ entries: sent, ranges: call.request.ranges.length }, "scan finished");

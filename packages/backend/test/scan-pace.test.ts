@@ -1,7 +1,7 @@
 // A paced Scan reads on only once what it sent is due at the asked rate
 // (scan-pace.ts), and catches up at most a quarter second after falling behind.
 import { describe, expect, it } from "vitest";
-import { ScanPace } from "../src/scan-pace.js";
+import { MAX_WAIT_MS, ScanPace } from "../src/scan-pace.js";
 
 describe("ScanPace", () => {
   it("waits until the bytes sent so far are due at the rate", () => {
@@ -20,6 +20,19 @@ describe("ScanPace", () => {
     now = 10_000;
     // 10 s behind: only 250 ms of it is credit, so 1000 bytes wait 750 ms.
     expect(pace.sent(1000)).toBe(750);
+  });
+
+  it("waits at most what a timer takes, then tells the rest", () => {
+    let now = 0;
+    const pace = new ScanPace(1, () => now);
+    // 12 MiB at 1 B/s: about 145 days, past a timer's 24.8.
+    expect(pace.sent(12 * 2 ** 20)).toBe(MAX_WAIT_MS);
+    now += MAX_WAIT_MS;
+    expect(pace.sent(0)).toBe(MAX_WAIT_MS);
+    now += 4 * MAX_WAIT_MS;
+    expect(pace.sent(0)).toBe(12 * 2 ** 20 * 1000 - 5 * MAX_WAIT_MS);
+    now += 12 * 2 ** 20 * 1000 - 5 * MAX_WAIT_MS;
+    expect(pace.sent(0)).toBe(0);
   });
 
   it("never waits when not paced", () => {

@@ -72,12 +72,14 @@ function delimitedBytes(length: number): number {
  * in the same bytes a keeper's copy counts its frames in.
  */
 export function entryFrameBytes(entry: Entry): number {
+  // Stamp: clock (tag, varint), writer, seq (tag, varint).
   const stamp =
     1 +
     varintBytes(entry.stamp.clock) +
     delimitedBytes(Buffer.byteLength(entry.stamp.writer)) +
     1 +
     varintBytes(BigInt(entry.stamp.seq));
+  // Entry: bin, key, kind (tag and a one-byte enum), value, stamp.
   const message =
     delimitedBytes(Buffer.byteLength(entry.bin)) +
     delimitedBytes(Buffer.byteLength(entry.key)) +

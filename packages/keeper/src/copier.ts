@@ -49,6 +49,9 @@ export interface CopyContext {
  */
 export const PACED_BATCH_SIZE = 250;
 
+/** The longest a timer waits (2^31 - 1 ms); a longer one fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** How long a source may send nothing before its copy fails: a Scan has no deadline, however long it runs. */
 const SCAN_IDLE_TIMEOUT_MS = 60_000;
 
@@ -59,7 +62,10 @@ const SCAN_IDLE_TIMEOUT_MS = 60_000;
 export function scanIdleTimeoutMs(rate: number): number {
   if (rate === 0) return SCAN_IDLE_TIMEOUT_MS;
   const largestMessage = MESSAGE_BUDGET_BYTES + LIMIT_CEILINGS.maxValueBytes;
-  return Math.max(SCAN_IDLE_TIMEOUT_MS, Math.ceil((2 * largestMessage * 1000) / rate));
+  return Math.min(
+    MAX_TIMER_MS,
+    Math.max(SCAN_IDLE_TIMEOUT_MS, Math.ceil((2 * largestMessage * 1000) / rate)),
+  );
 }
 
 /** The largest rate a Scan request carries (a uint32); faster is as good as unpaced. */

@@ -168,5 +168,7 @@ describe("a copy task", () => {
     expect(scanIdleTimeoutMs(512 * 1024)).toBe(60_000);
     // The budget plus one largest value, twice over, at 1000 B/s.
     expect(scanIdleTimeoutMs(1000)).toBe(2 * (MESSAGE_BUDGET_BYTES + LIMIT_CEILINGS.maxValueBytes));
+    // At 1 B/s that is past what a timer can wait (it would fire at once): the longest a timer waits.
+    expect(scanIdleTimeoutMs(1)).toBe(2 ** 31 - 1);
   });
 });
