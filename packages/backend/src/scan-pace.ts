@@ -5,12 +5,10 @@
 // its store at once, and three sources doing so together held up every client
 // call on them for a few hundred milliseconds at the start of each task
 // (bench/results/NOTES.md). So the source itself reads no faster than the rate.
+import { MAX_TIMER_MS } from "@binring/core";
 
 /** How far behind the rate a scan may fall and then catch up at full speed: one message is never held back. */
 const BURST_MS = 250;
-
-/** The longest wait a timer takes (2^31 - 1 ms); a longer one fires at once. */
-export const MAX_WAIT_MS = 2 ** 31 - 1;
 
 export class ScanPace {
   /** When the bytes sent so far are due at the rate. */
@@ -30,13 +28,13 @@ export class ScanPace {
 
   /**
    * Counts `bytes` as sent; returns the milliseconds to wait before reading
-   * on (0: at once), at most MAX_WAIT_MS: past it, `sent(0)` after the wait
+   * on (0: at once), at most MAX_TIMER_MS: past it, `sent(0)` after the wait
    * gives what is left.
    */
   sent(bytes: number): number {
     if (!this.paced) return 0;
     const now = this.now();
     this.#paidUntil = Math.max(this.#paidUntil, now - BURST_MS) + (bytes * 1000) / this.bytesPerSecond;
-    return Math.min(MAX_WAIT_MS, Math.max(0, this.#paidUntil - now));
+    return Math.min(MAX_TIMER_MS, Math.max(0, this.#paidUntil - now));
   }
 }

@@ -36,6 +36,7 @@ import {
   fromOperationError,
   InvalidArgumentError,
   loadProtocol,
+  MAX_SCAN_BATCH,
   MESSAGE_BUDGET_BYTES,
   stampFromWire,
   stampToWire,
@@ -66,7 +67,6 @@ import { WriteCoordination } from "./write-coordination.js";
 
 /** Entries per streamed Scan message unless the caller asks otherwise (and never past MESSAGE_BUDGET_BYTES). */
 const DEFAULT_SCAN_BATCH = 500;
-const MAX_SCAN_BATCH = 10_000;
 /** Operations one Pipe stream may have running; past it the stream is not read until some finish. */
 export const MAX_OPERATIONS_IN_FLIGHT = 1024;
 /** HTTP/2 streams per connection (grpc.max_concurrent_streams). */

@@ -1,7 +1,8 @@
 // A paced Scan reads on only once what it sent is due at the asked rate
 // (scan-pace.ts), and catches up at most a quarter second after falling behind.
+import { MAX_TIMER_MS } from "@binring/core";
 import { describe, expect, it } from "vitest";
-import { MAX_WAIT_MS, ScanPace } from "../src/scan-pace.js";
+import { ScanPace } from "../src/scan-pace.js";
 
 describe("ScanPace", () => {
   it("waits until the bytes sent so far are due at the rate", () => {
@@ -26,12 +27,12 @@ describe("ScanPace", () => {
     let now = 0;
     const pace = new ScanPace(1, () => now);
     // 12 MiB at 1 B/s: about 145 days, past a timer's 24.8.
-    expect(pace.sent(12 * 2 ** 20)).toBe(MAX_WAIT_MS);
-    now += MAX_WAIT_MS;
-    expect(pace.sent(0)).toBe(MAX_WAIT_MS);
-    now += 4 * MAX_WAIT_MS;
-    expect(pace.sent(0)).toBe(12 * 2 ** 20 * 1000 - 5 * MAX_WAIT_MS);
-    now += 12 * 2 ** 20 * 1000 - 5 * MAX_WAIT_MS;
+    expect(pace.sent(12 * 2 ** 20)).toBe(MAX_TIMER_MS);
+    now += MAX_TIMER_MS;
+    expect(pace.sent(0)).toBe(MAX_TIMER_MS);
+    now += 4 * MAX_TIMER_MS;
+    expect(pace.sent(0)).toBe(12 * 2 ** 20 * 1000 - 5 * MAX_TIMER_MS);
+    now += 12 * 2 ** 20 * 1000 - 5 * MAX_TIMER_MS;
     expect(pace.sent(0)).toBe(0);
   });
 

@@ -3,6 +3,7 @@
 // environment for flags not given, then the declared defaults (flags > env >
 // cluster file > defaults), plus checks that name the bad flag and value.
 import { type ParseArgsConfig, parseArgs as parseNodeArgs } from "node:util";
+import { MAX_TIMER_MS } from "@binring/core";
 import { CliError } from "./cli-error.js";
 import type { CommandSpec, Flags, FlagValues } from "./command.js";
 
@@ -76,16 +77,24 @@ export function parseAddress(flag: string, value: string): string {
 
 export function parsePositiveInt(flag: string, value: string): number {
   const parsed = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(parsed) || parsed < 1) {
+  if (/^\d+$/.test(value) && !Number.isSafeInteger(parsed)) throw tooLarge(flag, value);
+  if (!/^\d+$/.test(value) || parsed < 1) {
     throw new CliError(`${flagName(flag)} must be a positive integer, got ${JSON.stringify(value)}`);
   }
   return parsed;
 }
 
+function tooLarge(flag: string, value: string): CliError {
+  return new CliError(
+    `${flagName(flag)} must be at most ${Number.MAX_SAFE_INTEGER}, got ${JSON.stringify(value)}`,
+  );
+}
+
 /** A whole number, 0 included (0 usually turns the feature off). */
 export function parseNonNegativeInt(flag: string, value: string): number {
   const parsed = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(parsed)) {
+  if (/^\d+$/.test(value) && !Number.isSafeInteger(parsed)) throw tooLarge(flag, value);
+  if (!/^\d+$/.test(value)) {
     throw new CliError(`${flagName(flag)} must be a whole number (0 or more), got ${JSON.stringify(value)}`);
   }
   return parsed;
@@ -99,14 +108,21 @@ export function requireFlag(command: string, flag: string, value: string | undef
 
 const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
-/** A duration such as "500ms", "60s", "10m" or "1h" (a bare number is seconds), in milliseconds. */
-export function parseDuration(flag: string, value: string): number {
+/**
+ * A duration such as "500ms", "60s", "10m" or "1h" (a bare number is seconds), in milliseconds;
+ * at most `mostMs`, by default the longest a timer waits (a longer one would fire at once).
+ */
+export function parseDuration(flag: string, value: string, mostMs = MAX_TIMER_MS): number {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value);
   const ms = match ? Number(match[1]) * DURATION_UNITS_MS[match[2] ?? "s"]! : Number.NaN;
   if (!match || !Number.isFinite(ms) || ms < 1) {
     throw new CliError(
       `${flagName(flag)} must be a duration like 500ms, 60s or 10m, got ${JSON.stringify(value)}`,
     );
+  }
+  if (Math.round(ms) > mostMs) {
+    const why = mostMs === MAX_TIMER_MS ? " (about 24.8 days, the longest a timer waits)" : "";
+    throw new CliError(`${flagName(flag)} must be at most ${mostMs}ms${why}, got ${JSON.stringify(value)}`);
   }
   return Math.round(ms);
 }

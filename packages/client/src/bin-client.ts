@@ -11,6 +11,7 @@ import {
   DEFAULT_LIMITS,
   HashRing,
   InvalidArgumentError,
+  MAX_TIMER_MS,
   parseClusterConfig,
   ringMembers,
   ringPoint,
@@ -91,10 +92,12 @@ export class BinClient {
     );
     const sabotage = parseSabotage(options.unsafeSabotage);
     const logger = options.logger ?? pino({ level: "silent" });
-    const backendCallTimeoutMs = options.backendCallTimeoutMs ?? 2000;
+    const backendCallTimeoutMs = timingOption("backendCallTimeoutMs", options.backendCallTimeoutMs, 2000);
+    const probeIntervalMs = timingOption("probeIntervalMs", options.probeIntervalMs, 1000);
+    const refreshIntervalMs = timingOption("viewRefreshMs", options.viewRefreshMs, 2000);
     this.#transport = new ChannelTransport(backendCallTimeoutMs, options.tls, options.links ?? true);
     this.#reachability = new Reachability({
-      probeIntervalMs: options.probeIntervalMs ?? 1000,
+      probeIntervalMs,
       probe: (address) => this.#transport.probe(address),
       logger,
     });
@@ -102,7 +105,7 @@ export class BinClient {
     this.#view = new ClusterView({
       keepers: config.keepers,
       tls: options.tls,
-      refreshIntervalMs: options.viewRefreshMs ?? 2000,
+      refreshIntervalMs,
       minRefreshGapMs: 100,
       logger,
       // The keepers saw these answer after this client may have marked them down: a
@@ -195,4 +198,15 @@ export class BinClient {
     this.#view.close();
     this.#transport.close();
   }
+}
+
+/** A timing option: a whole number of ms that a timer can wait (a longer one would fire at once). */
+function timingOption(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1 || value > MAX_TIMER_MS) {
+    throw new InvalidArgumentError(
+      `BinClient options: "${name}" must be a whole number of ms from 1 to ${MAX_TIMER_MS}, got ${String(value)}`,
+    );
+  }
+  return value;
 }

@@ -45,6 +45,7 @@ export {
   MAX_MESSAGE_BYTES,
   MAX_OPERATIONS_PER_MESSAGE,
   MAX_RESULT_BYTES,
+  MAX_SCAN_BATCH,
   MESSAGE_BUDGET_BYTES,
   parseLimits,
   utf8Bound,
@@ -89,6 +90,7 @@ export {
   type Stamp,
 } from "./stamp.js";
 export { type KeyPattern, matchesPattern, type Storage } from "./storage.js";
+export { MAX_TIMER_MS } from "./timer-bounds.js";
 export {
   certificateRole,
   clientSecurity,

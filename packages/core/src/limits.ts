@@ -29,6 +29,8 @@ export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 export const MESSAGE_BUDGET_BYTES = 4 * 1024 * 1024;
 /** The largest single result a backend sends: one list, or one keys/listKeys reply. */
 export const MAX_RESULT_BYTES = 32 * 1024 * 1024;
+/** Entries in one streamed Scan message at most, whatever the caller asks for. */
+export const MAX_SCAN_BATCH = 10_000;
 /** Operations in one Batch or Pipe message, whatever their size. */
 export const MAX_OPERATIONS_PER_MESSAGE = 1024;
 

@@ -5,7 +5,7 @@
 // once per source (TaskEntries). Entries stay encoded from the sources' Scan
 // replies to the target's Apply requests (core's entry-frames.ts): the keeper
 // never decodes them.
-import { type EntryFrame, LIMIT_CEILINGS, MESSAGE_BUDGET_BYTES } from "@binring/core";
+import { type EntryFrame, LIMIT_CEILINGS, MAX_TIMER_MS, MESSAGE_BUDGET_BYTES } from "@binring/core";
 import type { Logger } from "pino";
 import type { EntryPort } from "./keeper-ports.js";
 import type { CopyTask } from "./repair-plan.js";
@@ -48,9 +48,6 @@ export interface CopyContext {
  * each time (bench/results/NOTES.md).
  */
 export const PACED_BATCH_SIZE = 250;
-
-/** The longest a timer waits (2^31 - 1 ms); a longer one fires at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** How long a source may send nothing before its copy fails: a Scan has no deadline, however long it runs. */
 const SCAN_IDLE_TIMEOUT_MS = 60_000;

@@ -1,6 +1,6 @@
 // What a keeper is made with: the cluster it starts from, how it reaches it,
 // and its timing and sizing, with safe production defaults; tests shorten them.
-import { InvalidArgumentError, type TlsFiles } from "@binring/core";
+import { InvalidArgumentError, MAX_SCAN_BATCH, MAX_TIMER_MS, type TlsFiles } from "@binring/core";
 import type { Logger } from "pino";
 import type { KeeperClock } from "./keeper-clock.js";
 import type { KeeperPorts } from "./keeper-ports.js";
@@ -48,13 +48,28 @@ export const DEFAULT_KEEPER_TIMING: Readonly<KeeperTiming> = Object.freeze({
   rebalanceBytesPerSecond: 1536 * 1024,
 });
 
-/** Fills defaults and rejects settings that would break the safety argument. */
+/** The settings that become timers. */
+const TIMER_FIELDS = ["heartbeatIntervalMs", "probeTimeoutMs", "leaseMs", "clockSyncIntervalMs"] as const;
+
+/** Fills defaults and rejects settings that would break the safety argument or could not take effect. */
 export function parseKeeperTiming(partial: Partial<KeeperTiming> = {}): KeeperTiming {
   const timing = { ...DEFAULT_KEEPER_TIMING, ...partial };
   for (const [field, value] of Object.entries(timing)) {
     if (!Number.isSafeInteger(value) || value < 1) {
       throw new InvalidArgumentError(`${field} must be a positive integer, got ${String(value)}`);
     }
+  }
+  for (const field of TIMER_FIELDS) {
+    if (timing[field] > MAX_TIMER_MS) {
+      throw new InvalidArgumentError(
+        `${field} must be at most ${MAX_TIMER_MS} ms (the longest a timer waits), got ${timing[field]}`,
+      );
+    }
+  }
+  if (timing.copyBatchSize > MAX_SCAN_BATCH) {
+    throw new InvalidArgumentError(
+      `copyBatchSize must be at most ${MAX_SCAN_BATCH} (entries a backend sends in one Scan message), got ${timing.copyBatchSize}`,
+    );
   }
   if (timing.leaseMs >= timing.missesToDead * timing.heartbeatIntervalMs) {
     throw new InvalidArgumentError(

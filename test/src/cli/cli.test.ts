@@ -45,6 +45,10 @@ describe("bad input", () => {
     [["clock", "--bin", "a", "-5"], /./],
     [["clock", "--bin", "a", "soon"], /AT_LEAST must be a non-negative integer, got "soon"/],
     [["frobnicate"], /unknown command "frobnicate"/],
+    [
+      ["status", "--interval", "1000h"],
+      /--interval must be at most 2147483647ms \(about 24.8 days, the longest a timer waits\), got "1000h"/,
+    ],
   ])("binring %j exits non-zero with one line", async (args, message) => {
     const result = await cli(...(args as string[]));
     expect(result.code).not.toBe(0);
@@ -82,6 +86,35 @@ describe("bad input", () => {
     expect(lease.stderr.trim().split("\n")).toHaveLength(1);
     expect(lease.stderr).toMatch(
       /leaseMs \(9000\) must be below missesToDead × heartbeatIntervalMs \(3000\)/,
+    );
+    const timer = await runCli([
+      "keeper",
+      "--config",
+      withKeeper,
+      "--index",
+      "0",
+      "--clock-sync-ms",
+      "4294967296",
+    ]);
+    expect(timer.code).not.toBe(0);
+    expect(timer.stderr.trim().split("\n")).toHaveLength(1);
+    expect(timer.stderr).toMatch(
+      /clockSyncIntervalMs must be at most 2147483647 ms \(the longest a timer waits\)/,
+    );
+    const batch = await runCli([
+      "keeper",
+      "--config",
+      withKeeper,
+      "--index",
+      "0",
+      "--copy-batch",
+      "4294967296",
+    ]);
+    expect(batch.stderr).toMatch(/copyBatchSize must be at most 10000/);
+    const huge = await runCli(["backend", "--store", "memory", "--max-key-bytes", "18446744073709551615"]);
+    expect(huge.code).toBe(2);
+    expect(huge.stderr).toMatch(
+      /--max-key-bytes must be at most 9007199254740991, got "18446744073709551615"/,
     );
   });
 });

@@ -154,7 +154,7 @@ export async function backendCommand(args: string[]): Promise<void> {
             appendfsync: appendfsync(values.appendfsync),
           },
     ready: values.ready,
-    tombstoneTtlMs: parseDuration("tombstone-ttl", values["tombstone-ttl"]),
+    tombstoneTtlMs: parseDuration("tombstone-ttl", values["tombstone-ttl"], Number.MAX_SAFE_INTEGER),
     limits: {
       maxKeyBytes: parsePositiveInt("max-key-bytes", values["max-key-bytes"]),
       maxValueBytes: parsePositiveInt("max-value-bytes", values["max-value-bytes"]),
