@@ -1,13 +1,13 @@
 // Lamport clock convergence. Every clock-sync interval a keeper raises every
 // live backend — not only its slice — to the largest clock known, reads their
-// clocks from the answers, raises the laggards to the largest read, and beats
-// its peers when that is a new largest clock of the cluster. Raising a clock is
-// idempotent and anyone's to do, so one keeper that runs suffices: a slice
-// whose owner is paused, or restarting and owning nothing until it has heard
-// from every peer, still converges within an interval. Only this round beats: a
-// raise triggered by a peer's beat never does, or two keepers under write load
-// would trigger each other without end (every round finds clocks moved on by
-// the writes).
+// clocks from the answers, and raises the laggards to the largest read.
+// Raising a clock is idempotent and anyone's to do, so one keeper that runs
+// suffices: a slice whose owner is paused, or restarting and owning nothing
+// until it has heard from every peer, still converges within an interval. So a
+// new largest clock needs no beat of its own: the keeper that read it has
+// raised every live backend to it by the end of its round, and its periodic
+// beats carry it to the peers, who raise their slices to it should their own
+// rounds have missed a backend.
 import { bigintToWire } from "@binring/core";
 import type { KeeperState } from "./keeper-state.js";
 
@@ -18,11 +18,7 @@ export class ClockSync {
   #target = 0n;
   #syncing = false;
 
-  constructor(
-    private readonly state: KeeperState,
-    /** Beats the peers (a new largest clock of the cluster). */
-    private readonly beat: () => void,
-  ) {}
+  constructor(private readonly state: KeeperState) {}
 
   async round(): Promise<void> {
     // Off the keeper ring a keeper calls backends only to learn the membership.
@@ -59,11 +55,7 @@ export class ClockSync {
     );
     let readMax = 0n;
     for (const clock of clocks) if (clock !== undefined && clock > readMax) readMax = clock;
-    if (readMax > this.readMax) {
-      this.readMax = readMax;
-      // Only a new largest clock of the cluster is worth a beat now; anything less, peers already have.
-      if (readMax > peersMax) this.beat();
-    }
+    if (readMax > this.readMax) this.readMax = readMax;
     if (readMax > this.#target) this.#target = readMax;
     await Promise.all(
       live.map((address, i) =>

@@ -99,7 +99,7 @@ export class Keeper {
       intentLog: () => this.#recovery.lastRead,
     });
     this.#witness = new LeaseWitness(state);
-    this.#clocks = new ClockSync(state, () => void this.#beats.round());
+    this.#clocks = new ClockSync(state);
     this.#beats = new PeerBeats(state, this.#witness, {
       working: () => this.#working(),
       maxClock: () => this.#clocks.readMax,

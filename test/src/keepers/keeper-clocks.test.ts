@@ -2,8 +2,8 @@
 // carried to the backends every other keeper owns, within seconds, through the
 // beats alone (with production keeper timing). Each keeper raises only its own
 // slice, so for every ordered pair of keepers this crosses a slice boundary.
-// And under steady writes, which move every clock on between rounds, clock
-// sync stays a few calls a second instead of keepers triggering each other.
+// And under steady writes, which move every clock on between rounds, keepers
+// beat each other only at their interval.
 import { BinClient, StorageClient } from "@binring/client";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import {
@@ -42,8 +42,9 @@ it("a clock() 1 s after another, on a backend another keeper owns, is no smaller
       const behind = clients.get(to.slice[0]!)!;
       target *= 2n;
       const last = await ahead.clock(target);
-      // Usually within 1 s (a sync round, a beat, a sync round); once in CI runs a pair took
-      // longer, so the bound here is 3 s and the 1 s case is left to the chaos clock checker.
+      // Usually within 1 s (any keeper's next sync round reads it and raises every backend);
+      // once in CI runs a pair took longer, so the bound here is 3 s and the 1 s case is left to
+      // the chaos clock checker.
       const seen = await waitFor(
         `${from.address}'s ${ahead.address} -> ${to.address}'s ${behind.address} to pass ${last}`,
         async () => {
@@ -79,11 +80,13 @@ it("under steady writes, keepers beat each other a few times a second, not in a 
   const seconds = (performance.now() - started) / 1000;
   const after = await beatsSent(https);
   await client.close();
-  // Per keeper and second, to each of its 2 peers: the periodic beat, and one after each
-  // sync round (2 a second) that found a new largest clock. Writes move clocks on between
-  // any two rounds, so keepers whose rounds also beat when a peer's beat triggered them
-  // kept triggering each other.
+  // Per keeper and second, to each of its 2 peers: the periodic beat only. A sync round that
+  // finds a new largest clock (every round, under writes) raises every live backend itself
+  // and does not beat.
   const perSecond = after.map((count, i) => (count - before[i]!) / seconds);
-  // Measured: at most 6 a second; 14 to 20 when triggered rounds beat too.
-  expect(Math.max(...perSecond)).toBeLessThan(10);
+  // Measured: about 2 a second; up to 6 when each such round beat too, 14 to 20 when rounds
+  // that a peer's beat triggered beat as well.
+  expect(perSecond, "beats sent per keeper per second").toSatisfy((rates: number[]) =>
+    rates.every((rate) => rate < 3.5),
+  );
 }, 60_000);
