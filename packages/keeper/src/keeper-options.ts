@@ -48,7 +48,7 @@ export const DEFAULT_KEEPER_TIMING: Readonly<KeeperTiming> = Object.freeze({
   rebalanceBytesPerSecond: 1536 * 1024,
 });
 
-/** The settings that become timers. */
+/** The settings waited out as time (timers, and the lease a backend counts down): each at most one timer. */
 const TIMER_FIELDS = ["heartbeatIntervalMs", "probeTimeoutMs", "leaseMs", "clockSyncIntervalMs"] as const;
 
 /** Fills defaults and rejects settings that would break the safety argument or could not take effect. */
