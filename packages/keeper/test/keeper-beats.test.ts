@@ -1,4 +1,6 @@
-// Beats between keepers, in process: only the keepers of the cluster file have a say in the view.
+// Beats between keepers, in process: only the keepers of the cluster file have a say in the view,
+// and no value in a beat drives an epoch or a clock to the top of its type (HAZARDS.md 11).
+import { CLOCK_CEILING, EPOCH_CEILING, newWriterId } from "@binring/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { KeeperWorld } from "./support/keeper-world.js";
 
@@ -42,5 +44,58 @@ describe("a beat", () => {
     const after = w.keeper(0).view();
     expect(after.epoch).toBe(before.epoch);
     expect(after.backends.find((entry) => entry.address === victim!.address)?.state).toBe("ready");
+  });
+
+  it("from a peer, with an epoch and a clock at 2^64 - 1, is merged without either", async () => {
+    world = new KeeperWorld({ backends: 3, keepers: 2 });
+    world.startAll();
+    const w = world;
+    await w.until(() => w.allReady(0) && w.allReady(1), 10_000, "a fresh cluster is ready");
+    const top = (2n ** 64n - 1n).toString();
+    // Each keeper hears it from the other: a keeper that took either value would wrap epochs or
+    // send floors every backend refuses, and its clock rounds would stop converging.
+    for (const [to, from] of [
+      [0, 1],
+      [1, 0],
+    ] as const) {
+      const peer = w.keeper(from);
+      w.keeper(to).onBeat({
+        keeper: peer.self,
+        incarnation: peer.incarnation,
+        epoch: top,
+        backends: [],
+        slice: [...peer.slice],
+        working: [],
+        maxClock: top,
+        grants: [],
+        withheld: [],
+      } as never);
+    }
+    expect(w.keeper(0).epoch).toBeLessThan(EPOCH_CEILING);
+    expect(w.keeper(1).epoch).toBeLessThan(EPOCH_CEILING);
+
+    const [source, ...others] = w.addresses;
+    const jump = 1n << 40n;
+    await w.backend(source!).node.apply(
+      [
+        {
+          bin: "b",
+          key: "k",
+          kind: "set",
+          value: "v",
+          stamp: { clock: jump, writer: newWriterId(), seq: 1 },
+        },
+      ],
+      0n,
+    );
+    await w.until(
+      () => others.every((address) => w.backend(address).node.clock.peek() >= jump),
+      1000,
+      "every backend reaches the jumped clock",
+    );
+    for (const address of w.addresses) {
+      expect(w.backend(address).node.clock.peek()).toBeLessThan(CLOCK_CEILING);
+    }
+    expect(w.allReady(0) && w.allReady(1)).toBe(true);
   });
 });
