@@ -8,7 +8,7 @@
 // raised every live backend to it by the end of its round, and its periodic
 // beats carry it to the peers, who raise their slices to it should their own
 // rounds have missed a backend.
-import { bigintToWire } from "@binring/core";
+import { bigintToWire, CLOCK_CEILING, wireToBigint } from "@binring/core";
 import type { KeeperState } from "./keeper-state.js";
 
 export class ClockSync {
@@ -48,7 +48,7 @@ export class ClockSync {
     const clocks = await Promise.all(
       live.map((address) =>
         state.heartbeat(address, { clockFloor: bigintToWire(floor) }).then(
-          (reply) => BigInt(reply.clock),
+          (reply) => reportedClock(reply.clock),
           () => undefined,
         ),
       ),
@@ -65,4 +65,14 @@ export class ClockSync {
       ),
     );
   }
+}
+
+/**
+ * A backend's clock as it reported it; none at or past the ceiling, which no
+ * backend reaches (core/value-bounds.ts): taken as the largest, it would be the
+ * floor of every later round, and every backend would refuse it.
+ */
+function reportedClock(wire: string): bigint | undefined {
+  const clock = wireToBigint(wire);
+  return clock < CLOCK_CEILING ? clock : undefined;
 }

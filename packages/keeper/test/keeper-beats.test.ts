@@ -98,4 +98,40 @@ describe("a beat", () => {
     }
     expect(w.allReady(0) && w.allReady(1)).toBe(true);
   });
+
+  it("a backend that reports an epoch and a clock at 2^64 - 1 moves neither", async () => {
+    world = new KeeperWorld({ backends: 3, keepers: 2 });
+    world.startAll();
+    const w = world;
+    await w.until(() => w.allReady(0) && w.allReady(1), 10_000, "a fresh cluster is ready");
+    const [liar, source, other] = w.addresses as [string, string, string];
+    const top = (2n ** 64n - 1n).toString();
+    w.backend(liar).tamper = (reply) => ({ ...reply, epoch: top, clock: top });
+    // Rounds of both keepers hear it; a keeper that took the clock would send floors every
+    // backend refuses from then on, and its clock rounds would stop converging.
+    await w.clock.advance(2000);
+    const jump = 1n << 40n;
+    await w.backend(source).node.apply(
+      [
+        {
+          bin: "b",
+          key: "k",
+          kind: "set",
+          value: "v",
+          stamp: { clock: jump, writer: newWriterId(), seq: 1 },
+        },
+      ],
+      0n,
+    );
+    await w.until(
+      () => w.backend(other).node.clock.peek() >= jump,
+      1000,
+      "the other backend reaches the jumped clock",
+    );
+    expect(w.keeper(0).epoch).toBeLessThan(EPOCH_CEILING);
+    expect(w.keeper(1).epoch).toBeLessThan(EPOCH_CEILING);
+    for (const address of w.addresses) {
+      expect(w.backend(address).node.clock.peek()).toBeLessThan(CLOCK_CEILING);
+    }
+  });
 });

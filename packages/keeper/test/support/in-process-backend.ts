@@ -32,6 +32,8 @@ export class InProcessBackend implements BackendPort {
   onCall: ((call: string, detail: unknown) => void) | undefined;
   /** Calls refused as if their packets were lost on the way (a one-call cut): they time out. */
   loses: ((call: string, detail: unknown) => boolean) | undefined;
+  /** Rewrites each heartbeat reply on its way back: a backend that reports what no backend should. */
+  tamper: ((reply: HeartbeatReply__Output) => HeartbeatReply__Output) | undefined;
   /** Every heartbeat command this backend took, for assertions. */
   readonly heartbeats: HeartbeatRequest[] = [];
   /** The rate every copy's Scan of this backend asked for (0: unpaced), for assertions. */
@@ -59,7 +61,8 @@ export class InProcessBackend implements BackendPort {
   heartbeat(request: HeartbeatRequest, timeoutMs: number): Promise<HeartbeatReply__Output> {
     return this.#call("heartbeat", request, timeoutMs, async () => {
       this.heartbeats.push(request);
-      return heartbeatReplyToWire(await this.node.heartbeat(heartbeatCommandFromWire(request)));
+      const reply = heartbeatReplyToWire(await this.node.heartbeat(heartbeatCommandFromWire(request)));
+      return this.tamper ? this.tamper(reply) : reply;
     });
   }
 
