@@ -27,8 +27,8 @@ export interface KeeperRingHooks {
   beat(): void;
   /** Beats every peer once, even from off the keeper ring: this keeper just recorded itself removed. */
   farewell(): void;
-  /** Whether a keeper answers at the address within the time, as that keeper. */
-  answers(address: string, timeoutMs: number): Promise<boolean>;
+  /** The address of the keeper that answers at `address` within the time (its own, or another name of it), if any. */
+  answeringKeeper(address: string, timeoutMs: number): Promise<string | undefined>;
 }
 
 export class KeeperRingChanges {
@@ -50,8 +50,16 @@ export class KeeperRingChanges {
     if (state.view.member(address)) throw refused(`${address} is a backend of this cluster, not a keeper`);
     const settled = this.#settled(address);
     if (settled) return settled;
-    if (!(await this.hooks.answers(address, Math.max(state.timing.probeTimeoutMs, ANSWER_CHECK_MS)))) {
-      throw refused(`no keeper answers at ${address}: nothing recorded`);
+    const answering = await this.hooks.answeringKeeper(
+      address,
+      Math.max(state.timing.probeTimeoutMs, ANSWER_CHECK_MS),
+    );
+    if (answering === undefined) throw refused(`no keeper answers at ${address}: nothing recorded`);
+    // A keeper knows itself by one address, the one its peers and the view use for it.
+    if (answering !== address) {
+      throw refused(
+        `${address} reaches the keeper ${answering}: add it by that address (its --advertise); nothing recorded`,
+      );
     }
     // The membership may have moved while the keeper was asked.
     const now = this.#settled(address);

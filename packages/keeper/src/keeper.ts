@@ -136,7 +136,7 @@ export class Keeper {
       working: () => this.#working(),
       beat: () => void this.#beats.round(),
       farewell: () => void this.#beats.farewell(),
-      answers: (address, timeoutMs) => this.#beats.answers(address, timeoutMs),
+      answeringKeeper: (address, timeoutMs) => this.#beats.answeringKeeper(address, timeoutMs),
     });
   }
 

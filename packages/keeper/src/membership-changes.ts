@@ -15,6 +15,8 @@
 import {
   BinringError,
   bigintToWire,
+  type HeartbeatReply__Output,
+  type HeartbeatRequest,
   InvalidArgumentError,
   isBackendAddress,
   type MembershipStatus,
@@ -153,29 +155,59 @@ export class MembershipChanges {
   }
 
   /**
-   * The backend must answer, with its store, before it is recorded. The
-   * heartbeat gives it this cluster's membership to keep in place of whatever
-   * it kept before (it may have served another cluster), and claims nothing.
+   * The backend must answer, with its store, and be no member under another
+   * address, before it is recorded. Only then does a heartbeat give it this
+   * cluster's membership to keep in place of whatever it kept before (it may
+   * have served another cluster); neither heartbeat claims anything.
    */
   async #checkAnswers(address: string): Promise<void> {
     const { state } = this;
-    let storeOk: boolean;
-    try {
-      const reply = await state.ports.backend(address).heartbeat(
-        {
-          epoch: bigintToWire(state.view.epoch),
-          keeper: state.self,
-          members: [],
-          replaceMembers: true,
-        },
-        Math.max(state.timing.probeTimeoutMs, ANSWER_CHECK_MS),
+    // Epoch 0 and no records: this moves nothing on a backend that turns out to be a member already.
+    const reply = await this.#ask(address, { epoch: "0", keeper: state.self });
+    if (!reply.storeOk) throw refused(`${address} answers, but its store does not: nothing recorded`);
+    const alias = this.#memberRunning(reply.incarnation);
+    if (alias !== undefined) {
+      throw refused(
+        `${address} reaches ${alias}, already a member under that address: one process on the ring twice would hold two copies of a bin; nothing recorded`,
       );
-      storeOk = reply.storeOk;
+    }
+    await this.#ask(address, {
+      epoch: bigintToWire(state.view.epoch),
+      keeper: state.self,
+      members: [],
+      replaceMembers: true,
+    });
+  }
+
+  async #ask(address: string, request: HeartbeatRequest): Promise<HeartbeatReply__Output> {
+    const { state } = this;
+    try {
+      return await state.ports
+        .backend(address)
+        .heartbeat(request, Math.max(state.timing.probeTimeoutMs, ANSWER_CHECK_MS));
     } catch (error) {
       throw refused(`nothing answers at ${address} (${(error as Error).message}): nothing recorded`);
     }
-    if (!storeOk) throw refused(`${address} answers, but its store does not: nothing recorded`);
   }
+
+  /**
+   * The member (or leaving backend) whose published incarnation is of the
+   * process that answered as `incarnation`: an incarnation is the process's id,
+   * then "." and a count of its losses (backend-node.ts).
+   */
+  #memberRunning(incarnation: string): string | undefined {
+    const process = processOf(incarnation);
+    if (process === "") return undefined;
+    return this.state.view
+      .members()
+      .filter((record) => record.status !== "removed")
+      .find((record) => processOf(this.state.view.get(record.address)?.incarnation ?? "") === process)
+      ?.address;
+  }
+}
+
+function processOf(incarnation: string): string {
+  return incarnation.split(".")[0]!;
 }
 
 /**

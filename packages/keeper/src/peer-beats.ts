@@ -61,13 +61,12 @@ export class PeerBeats {
     return this.#message();
   }
 
-  /** Whether a keeper answers at `address` within `timeoutMs`, as that keeper: merges nothing of its answer. */
-  async answers(address: string, timeoutMs: number): Promise<boolean> {
+  /** The address of the keeper that answers at `address` within `timeoutMs`, if one does: merges nothing of its answer. */
+  async answeringKeeper(address: string, timeoutMs: number): Promise<string | undefined> {
     try {
-      const reply = await this.state.ports.peer(address).beat(this.#message(), timeoutMs);
-      return reply.keeper === address;
+      return (await this.state.ports.peer(address).beat(this.#message(), timeoutMs)).keeper;
     } catch {
-      return false;
+      return undefined;
     }
   }
 

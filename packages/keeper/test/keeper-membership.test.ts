@@ -100,6 +100,27 @@ describe("adding a backend", () => {
     expect(w.keeper(0).epoch).toBe(epoch);
   });
 
+  it("refuses a member under another address, recording nothing and changing nothing on it", async () => {
+    const w = await readyWorld(4);
+    const member = w.seed[1]!;
+    w.alias("localhost:7101", member);
+    const epoch = w.keeper(0).epoch;
+    const kept = (await w.backend(member).node.state()).membersDigest;
+    await expect(w.keeper(0).addBackend("localhost:7101", "")).rejects.toThrow(
+      "localhost:7101 reaches 127.0.0.1:7101, already a member under that address",
+    );
+    expect((await w.backend(member).node.state()).membersDigest).toBe(kept);
+    await w.clock.advance(3000);
+    expect(
+      w
+        .keeper(0)
+        .view()
+        .backends.map((entry) => entry.address),
+    ).toEqual(w.seed);
+    expect(w.keeper(0).epoch).toBe(epoch);
+    expect(w.allReady()).toBe(true);
+  });
+
   it("is remembered by the backends: every keeper restarted from the original file knows it", async () => {
     const w = await readyWorld(4);
     const address = "127.0.0.1:7104";

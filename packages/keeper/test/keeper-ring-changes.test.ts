@@ -198,7 +198,7 @@ describe("the keeper ring", () => {
     );
   }, 60_000);
 
-  it("refuses a non-keeper, the last keeper, an address no keeper answers on, and a malformed one", async () => {
+  it("refuses a non-keeper, the last keeper, an address no keeper answers on, another name of a keeper, and a malformed one", async () => {
     const w = await readyWorld({ keepers: 2, spareKeepers: 0 });
     const records = () => JSON.stringify(w.keeper(0).status().keepers);
     const before = records();
@@ -209,6 +209,10 @@ describe("the keeper ring", () => {
       /no keeper answers at 127\.0\.0\.1:7799: nothing recorded/,
     );
     await expect(w.keeper(0).addKeeper(w.seed[0]!)).rejects.toThrow(/is a backend of this cluster/);
+    w.keeperAlias("localhost:7701", 1);
+    await expect(w.keeper(0).addKeeper("localhost:7701")).rejects.toThrow(
+      "localhost:7701 reaches the keeper 127.0.0.1:7701: add it by that address (its --advertise); nothing recorded",
+    );
     await expect(w.keeper(0).addKeeper("not an address")).rejects.toThrow(/"not an address"/);
     expect(records()).toBe(before);
 

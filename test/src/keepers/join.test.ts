@@ -1,7 +1,7 @@
 // Membership from the command line, on real processes: `binring backend --join`
 // adds itself to a running cluster and is filled; `binring admin` refuses what
-// it must in one line, recording nothing; and a backend added while another is
-// dead is filled all the same.
+// it must in one line, recording nothing (a member under a second name too);
+// and a backend added while another is dead is filled all the same.
 import { BinClient } from "@binring/client";
 import { afterAll, describe, expect, it } from "vitest";
 import {
@@ -45,6 +45,14 @@ describe("binring backend --join and binring admin", () => {
     const malformed = await runCli(["admin", "add-backend", "nowhere", "--config", c.configPath]);
     expect(malformed.code).toBe(2);
     expect(malformed.stderr).toMatch(/backend address must be "host:port", got "nowhere"/);
+
+    // A member under another name: the same process twice on the ring would hold two copies of a bin.
+    const member = c.addresses[0]!;
+    const alias = `localhost:${member.split(":")[1]}`;
+    const twice = await runCli(["admin", "add-backend", alias, "--config", c.configPath]);
+    expect(twice.code).toBe(1);
+    expect(twice.stderr.trim().split("\n")).toHaveLength(1);
+    expect(twice.stderr).toContain(`${alias} reaches ${member}, already a member under that address`);
 
     const joined = await startBackendProcess({ extraArgs: ["--join", "--config", c.configPath] });
     processes.push(joined);

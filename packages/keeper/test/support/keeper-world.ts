@@ -28,6 +28,8 @@ export class KeeperWorld {
   /** Stalls a keeper's link at the first call that matches. */
   readonly #stallWhen = new Map<number, (address: string, call: string, detail: unknown) => boolean>();
   #seq = 0;
+  readonly #aliases = new Map<string, InProcessBackend>();
+  readonly #keeperAliases = new Map<string, number>();
 
   /** The cluster file's keepers: the first ones of keeperAddresses; the rest are spares, to be added. */
   readonly fileKeepers: string[];
@@ -62,8 +64,18 @@ export class KeeperWorld {
     return backend;
   }
 
+  /** Makes `address` another name of the backend at `existing` (as a host name and its IP reach one process). */
+  alias(address: string, existing: string): void {
+    this.#aliases.set(address, this.backend(existing));
+  }
+
+  /** Makes `address` another name of keeper `index`. */
+  keeperAlias(address: string, index: number): void {
+    this.#keeperAliases.set(address, index);
+  }
+
   backend(address: string): InProcessBackend {
-    const backend = this.backends.get(address);
+    const backend = this.backends.get(address) ?? this.#aliases.get(address);
     if (!backend) throw new Error(`no backend ${address}`);
     return backend;
   }
@@ -212,7 +224,7 @@ export class KeeperWorld {
       backend: (address) => (this.#isolated.has(index) ? unreachable(address) : this.#link(index, address)),
       peer: (address) => ({
         beat: async (beat) => {
-          const toIndex = this.keeperAddresses.indexOf(address);
+          const toIndex = this.#keeperAliases.get(address) ?? this.keeperAddresses.indexOf(address);
           const to = this.#keepers[toIndex];
           if (!this.#keepers[index] || !to || this.#cutOff.has(index) || this.#cutOff.has(toIndex))
             throw new Error(`keeper ${address} does not answer`);
