@@ -2,6 +2,7 @@
 // cluster, plus optional settings. Validated on load, naming the bad field.
 import { isAbsolute, resolve } from "node:path";
 import { InvalidArgumentError } from "./errors.js";
+import { memberAddressProblem } from "./membership.js";
 import type { TlsFiles } from "./transport-security.js";
 
 export interface ClusterConfig {
@@ -36,8 +37,6 @@ export function ringMembers(backends: readonly string[], zones: Readonly<Record<
   return backends.map((id) => (zones[id] === undefined ? { id } : { id, zone: zones[id] }));
 }
 
-const ADDRESS = /^[^\s:]+:\d{1,5}$/;
-
 function fail(source: string, message: string): never {
   throw new InvalidArgumentError(`${source}: ${message}`);
 }
@@ -47,9 +46,11 @@ function addresses(source: string, field: string, value: unknown, required: bool
   if (!Array.isArray(value)) fail(source, `"${field}" must be an array of "host:port" strings`);
   const seen = new Set<string>();
   value.forEach((item, i) => {
-    if (typeof item !== "string" || !ADDRESS.test(item) || Number(item.split(":").pop()) > 65535) {
-      fail(source, `"${field}[${i}]" must be "host:port", got ${JSON.stringify(item)}`);
-    }
+    const problem =
+      typeof item === "string"
+        ? memberAddressProblem(item)
+        : `must be "host:port", got ${JSON.stringify(item)}`;
+    if (problem !== undefined) fail(source, `"${field}[${i}]" ${problem}`);
     if (seen.has(item)) fail(source, `"${field}[${i}]" repeats ${item}`);
     seen.add(item);
   });

@@ -53,11 +53,13 @@ export {
 export { FrameReader, frame, LINK_MAGIC, MAX_FRAME_BYTES } from "./link-frames.js";
 export {
   isBackendAddress,
+  isWildcardAddress,
   KEEPER_SLOTS,
   MAX_MEMBER_RECORDS,
   type MemberKind,
   type MemberRecord as Member,
   type MemberStatus as MembershipStatus,
+  memberAddressProblem,
   memberStatusToWire,
   membersDigest,
   membersFromWire,

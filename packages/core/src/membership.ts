@@ -49,8 +49,30 @@ const ADDRESS = /^[^\s:]+:\d{1,5}$/;
 /** Is `address` "host:port" with a port that exists? */
 export function isBackendAddress(address: string): boolean {
   return (
-    ADDRESS.test(address) && Number(address.split(":").pop()) <= 65535 && address.length <= MAX_NAME_BYTES
+    ADDRESS.test(address) &&
+    Number(address.split(":").pop()) <= 65535 &&
+    new TextEncoder().encode(address).length <= MAX_NAME_BYTES
   );
+}
+
+/**
+ * Is the host of `address` 0.0.0.0 (or a way to spell it, such as 0)? A
+ * server listens there on every interface; as an address to reach a member
+ * at, it names no host: each caller would reach itself.
+ */
+export function isWildcardAddress(address: string): boolean {
+  return /^0+(\.0+){0,3}:/.test(address);
+}
+
+/** Why `address` cannot name a member for the others to reach, or undefined when it can. */
+export function memberAddressProblem(address: string): string | undefined {
+  const bytes = new TextEncoder().encode(address).length;
+  if (bytes > MAX_NAME_BYTES && ADDRESS.test(address)) return `is ${bytes} bytes, at most ${MAX_NAME_BYTES}`;
+  if (!isBackendAddress(address)) return `must be "host:port", got ${JSON.stringify(address)}`;
+  if (isWildcardAddress(address)) {
+    return `${address} listens on every interface but names no host the others can reach: give the host's own address`;
+  }
+  return undefined;
 }
 
 /** Does a win over b? */

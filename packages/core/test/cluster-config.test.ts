@@ -1,4 +1,4 @@
-// The cluster file's optional "zones" (each names a listed backend and a non-empty zone) and "callTimeoutMs".
+// The cluster file: its addresses, optional "zones" (each names a listed backend and a non-empty zone) and "callTimeoutMs".
 import { describe, expect, it } from "vitest";
 import { MAX_CALL_TIMEOUT_MS, parseClusterConfig, ringMembers } from "../src/cluster-config.js";
 
@@ -32,5 +32,20 @@ describe("cluster file callTimeoutMs", () => {
         `binring.json: "callTimeoutMs" must be a whole number of ms from 1 to 60000, got ${JSON.stringify(callTimeoutMs)}`,
       );
     }
+  });
+});
+
+describe("cluster file addresses", () => {
+  it.each([
+    [{ backends: ["10.0.0.1:7000", "nohost"] }, /"backends\[1\]" must be "host:port", got "nohost"/],
+    [{ backends: [7000] }, /"backends\[0\]" must be "host:port", got 7000/],
+    [
+      { backends: ["0.0.0.0:7000"] },
+      /"backends\[0\]" 0\.0\.0\.0:7000 listens on every interface but names no host/,
+    ],
+    [{ backends, keepers: ["0.0.0.0:7600"] }, /"keepers\[0\]" 0\.0\.0\.0:7600 listens on every interface/],
+    [{ backends: [`${"b".repeat(300)}:7000`] }, /"backends\[0\]" is 305 bytes, at most 255/],
+  ])("refuses %j, naming the entry", (file, message) => {
+    expect(() => parseClusterConfig(file, "binring.json")).toThrow(message);
   });
 });

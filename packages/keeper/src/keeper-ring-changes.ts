@@ -15,7 +15,7 @@
 //   has passed since it began leaving (no lease it gave can still run), it
 //   records itself removed and tells its peers; from then on it acts on
 //   nothing. A leaving keeper that dies is recorded removed by the others.
-import { InvalidArgumentError, isBackendAddress, KEEPER_SLOTS, type Member } from "@binring/core";
+import { InvalidArgumentError, KEEPER_SLOTS, type Member, memberAddressProblem } from "@binring/core";
 import { MAX_KEEPERS } from "./keeper-ring.js";
 import type { KeeperState } from "./keeper-state.js";
 import { ANSWER_CHECK_MS, keepOnBackends, type MembershipOutcome, refused } from "./membership-changes.js";
@@ -44,9 +44,8 @@ export class KeeperRingChanges {
    */
   async add(address: string): Promise<MembershipOutcome> {
     const { state } = this;
-    if (!isBackendAddress(address)) {
-      throw new InvalidArgumentError(`keeper address must be "host:port", got ${JSON.stringify(address)}`);
-    }
+    const problem = memberAddressProblem(address);
+    if (problem !== undefined) throw new InvalidArgumentError(`keeper address ${problem}`);
     if (state.view.member(address)) throw refused(`${address} is a backend of this cluster, not a keeper`);
     const settled = this.#settled(address);
     if (settled) return settled;

@@ -18,8 +18,8 @@ import {
   type HeartbeatReply__Output,
   type HeartbeatRequest,
   InvalidArgumentError,
-  isBackendAddress,
   type MembershipStatus,
+  memberAddressProblem,
   REPLICAS,
   StatusCode,
   UnavailableError,
@@ -65,9 +65,8 @@ export class MembershipChanges {
    */
   async add(address: string, zone: string): Promise<MembershipOutcome> {
     const { state } = this;
-    if (!isBackendAddress(address)) {
-      throw new InvalidArgumentError(`backend address must be "host:port", got ${JSON.stringify(address)}`);
-    }
+    const problem = memberAddressProblem(address);
+    if (problem !== undefined) throw new InvalidArgumentError(`backend address ${problem}`);
     if (Buffer.byteLength(zone) > MAX_ZONE_BYTES) {
       throw new InvalidArgumentError(
         `zone of ${address} is ${Buffer.byteLength(zone)} bytes, at most ${MAX_ZONE_BYTES}`,

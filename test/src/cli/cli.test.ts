@@ -117,4 +117,40 @@ describe("bad input", () => {
       /--max-key-bytes must be at most 9007199254740991, got "18446744073709551615"/,
     );
   });
+
+  it("refuses a wildcard address as a member's, with one line", async () => {
+    const join = await runCli([
+      "backend",
+      "--listen",
+      "0.0.0.0:0",
+      "--store",
+      "memory",
+      "--insecure",
+      "--join",
+    ]);
+    expect(join.code).toBe(2);
+    expect(join.stderr.trim().split("\n")).toHaveLength(1);
+    expect(join.stderr).toMatch(
+      /--join: 0\.0\.0\.0:0 listens on every interface .* give --advertise HOST:PORT/,
+    );
+    const { writeFileSync } = await import("node:fs");
+    const withKeeper = `${cluster.configPath}.wildcard.json`;
+    writeFileSync(withKeeper, JSON.stringify({ backends: cluster.addresses, keepers: ["127.0.0.1:1"] }));
+    const keeper = await runCli([
+      "keeper",
+      "--config",
+      withKeeper,
+      "--advertise",
+      "0.0.0.0:7650",
+      "--insecure",
+    ]);
+    expect(keeper.code).toBe(2);
+    expect(keeper.stderr).toMatch(/--advertise 0\.0\.0\.0:7650 names no host the other keepers can reach/);
+    const add = await runCli(["admin", "add-backend", "0.0.0.0:7100", "--config", cluster.configPath]);
+    expect(add.code).toBe(2);
+    expect(add.stderr.trim().split("\n")).toHaveLength(1);
+    expect(add.stderr).toMatch(
+      /admin add-backend: backend address 0\.0\.0\.0:7100 listens on every interface/,
+    );
+  });
 });

@@ -13,7 +13,7 @@ import {
   removeBackend,
   removeKeeper,
 } from "@binring/client";
-import { isBackendAddress, type TlsFiles } from "@binring/core";
+import { isBackendAddress, memberAddressProblem, type TlsFiles } from "@binring/core";
 import { formatDuration, parseDuration, parseFlags } from "../args.js";
 import { CliError } from "../cli-error.js";
 import { callerTls, readClusterFile, TLS_DIR_FLAG } from "../cluster-file.js";
@@ -64,11 +64,13 @@ export async function adminCommand(args: string[]): Promise<void> {
   if (address === undefined || extra.length > 0) {
     throw new CliError(`admin ${action}: give exactly one ${kind} address (host:port)`);
   }
-  if (!isBackendAddress(address)) {
-    throw new CliError(
-      `admin ${action}: ${kind} address must be "host:port", got ${JSON.stringify(address)}`,
-    );
-  }
+  // A wildcard address already on the ring (recorded before it was refused) may still be removed.
+  const problem = action?.startsWith("add")
+    ? memberAddressProblem(address)
+    : isBackendAddress(address)
+      ? undefined
+      : `must be "host:port", got ${JSON.stringify(address)}`;
+  if (problem !== undefined) throw new CliError(`admin ${action}: ${kind} address ${problem}`);
   if (action !== "add-backend" && values.zone !== undefined) {
     throw new CliError(`admin ${action}: --zone applies to add-backend only`);
   }

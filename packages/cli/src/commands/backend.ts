@@ -2,7 +2,7 @@
 // also asks the keepers to add it to the ring once it listens.
 import { DEFAULT_TOMBSTONE_TTL_MS, startBackend } from "@binring/backend";
 import { addBackend } from "@binring/client";
-import { isBackendAddress, roleFiles } from "@binring/core";
+import { isBackendAddress, isWildcardAddress, roleFiles } from "@binring/core";
 import {
   flagName,
   formatDuration,
@@ -98,7 +98,8 @@ export const BACKEND = defineCommand({
       type: "string",
       value: "HOST:PORT",
       derivedDefault: "the address it listens on",
-      description: "with --join: the address the cluster reaches this backend at",
+      description:
+        "with --join: the address the cluster reaches this backend at (needed when --listen is 0.0.0.0, which names no host)",
     },
     zone: { type: "string", value: "ZONE", description: "with --join: this backend's failure domain" },
     ...SERVER_SECURITY_FLAGS,
@@ -132,6 +133,11 @@ export async function backendCommand(args: string[]): Promise<void> {
   if (values.advertise !== undefined && !isBackendAddress(values.advertise)) {
     throw new CliError(
       `${flagName("advertise")} must be "host:port", got ${JSON.stringify(values.advertise)}`,
+    );
+  }
+  if (values.join && isWildcardAddress(values.advertise ?? listen)) {
+    throw new CliError(
+      `${flagName("join")}: ${values.advertise ?? listen} listens on every interface but names no host the cluster can reach this backend at: give ${flagName("advertise")} HOST:PORT`,
     );
   }
   const keepers = values.join ? readClusterFile(values.config).keepers : [];

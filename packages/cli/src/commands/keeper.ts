@@ -4,6 +4,7 @@
 // itself).
 import { hostname } from "node:os";
 import { addKeeper } from "@binring/client";
+import { isWildcardAddress } from "@binring/core";
 import { DEFAULT_KEEPER_TIMING as DEFAULTS, type KeeperTiming, startKeeper } from "@binring/keeper";
 import { flagName, parseAddress, parseFlags, parsePositiveInt } from "../args.js";
 import { CliError } from "../cli-error.js";
@@ -177,6 +178,11 @@ function keeperPlace(
     );
   }
   const address = parseAddress("advertise", values.advertise);
+  if (isWildcardAddress(address)) {
+    throw new CliError(
+      `${flagName("advertise")} ${address} names no host the other keepers can reach this keeper at: give the host's own address`,
+    );
+  }
   const listed = keepers.indexOf(address);
   if (listed >= 0) return { address, index: listed, name: `keeper-${listed}` };
   return { address, index: undefined, name: index === undefined ? `keeper-${address}` : `keeper-${index}` };
