@@ -36,6 +36,7 @@ export {
   type WriteProgress,
 } from "./errors.js";
 export { ringPoint } from "./hash.js";
+export { type HttpRoute, requestPath, startHttpEndpoint } from "./http-endpoint.js";
 export {
   checkString,
   checkTransportable,

@@ -23,6 +23,10 @@ it("reports a killed backend dead within 3 s, then the repair", async () => {
     await Promise.all(Array.from({ length: 100 }, (_, j) => client.bin(`b${j}`).set(`k${i}`, "v")));
   }
   expect((await fetch(`http://${http}/health`)).status).toBe(200);
+  // A scraper's query string does not change the path.
+  const queried = await fetch(`http://${http}/status?_=${Date.now()}`);
+  expect(queried.status).toBe(200);
+  expect((await queried.json()).backends).toHaveLength(cluster.addresses.length);
 
   const victim = cluster.addresses[0]!;
   const killedAt = performance.now();
