@@ -26,7 +26,7 @@ it("reports a killed backend dead within 3 s, then the repair", async () => {
   // A scraper's query string does not change the path.
   const queried = await fetch(`http://${http}/status?_=${Date.now()}`);
   expect(queried.status).toBe(200);
-  expect((await queried.json()).backends).toHaveLength(cluster.addresses.length);
+  expect(((await queried.json()) as { backends: unknown[] }).backends).toHaveLength(cluster.addresses.length);
 
   const victim = cluster.addresses[0]!;
   const killedAt = performance.now();
