@@ -2,7 +2,7 @@
 // cluster, plus optional settings. Validated on load, naming the bad field.
 import { isAbsolute, resolve } from "node:path";
 import { InvalidArgumentError } from "./errors.js";
-import { memberAddressProblem } from "./membership.js";
+import { memberAddressProblem, zoneProblem } from "./membership.js";
 import type { TlsFiles } from "./transport-security.js";
 
 export interface ClusterConfig {
@@ -69,6 +69,8 @@ function zones(source: string, value: unknown, backends: string[]): Record<strin
     if (typeof zone !== "string" || zone === "") {
       fail(source, `"zones.${backend}" must be a non-empty string, got ${JSON.stringify(zone)}`);
     }
+    const problem = zoneProblem(zone);
+    if (problem !== undefined) fail(source, `"zones.${backend}" ${problem}`);
     result[backend] = zone;
   }
   return result;

@@ -69,6 +69,7 @@ export {
   newerMember,
   sameMember,
   seedMembers,
+  zoneProblem,
 } from "./membership.js";
 export { decodeBatchReply, decodeBatchRequest } from "./pipe-decode.js";
 export { encodeBatchReply, encodeBatchRequest } from "./pipe-encode.js";

@@ -44,7 +44,21 @@ export const MAX_MEMBER_RECORDS = 4096;
 /** Most bytes of an address or a zone. */
 const MAX_NAME_BYTES = 255;
 
-const ADDRESS = /^[^\s:]+:\d{1,5}$/;
+const ADDRESS = /^[^\s:\p{Cc}]+:\d{1,5}$/u;
+
+/**
+ * Control characters (C0, DEL, C1) are in no address or zone: status tables
+ * print them to terminals, and the membership digest joins fields with NUL.
+ */
+const CONTROL = /\p{Cc}/u;
+
+/** Why `zone` cannot name a failure domain, or undefined when it can ("" is none). */
+export function zoneProblem(zone: string): string | undefined {
+  const bytes = new TextEncoder().encode(zone).length;
+  if (bytes > MAX_NAME_BYTES) return `is ${bytes} bytes, at most ${MAX_NAME_BYTES}`;
+  if (CONTROL.test(zone)) return `holds a control character: ${JSON.stringify(zone)}`;
+  return undefined;
+}
 
 /** Is `address` "host:port" with a port that exists? */
 export function isBackendAddress(address: string): boolean {
@@ -185,8 +199,12 @@ export function membersFromWire(field: string, records: readonly MemberRecord__O
         `${where}.address must be "host:port", got ${JSON.stringify(wire.address)}`,
       );
     }
-    if (Buffer.byteLength(wire.zone) > MAX_NAME_BYTES || Buffer.byteLength(wire.by) > MAX_NAME_BYTES) {
-      throw new InvalidArgumentError(`${where}: zone and by are at most ${MAX_NAME_BYTES} bytes`);
+    const zone = zoneProblem(wire.zone);
+    if (zone !== undefined) throw new InvalidArgumentError(`${where}.zone ${zone}`);
+    if (Buffer.byteLength(wire.by) > MAX_NAME_BYTES || CONTROL.test(wire.by)) {
+      throw new InvalidArgumentError(
+        `${where}.by must be a keeper address of at most ${MAX_NAME_BYTES} bytes, got ${JSON.stringify(wire.by)}`,
+      );
     }
     const status = (Object.keys(STATUS_TO_WIRE) as MemberStatus[]).find(
       (s) => STATUS_TO_WIRE[s] === wire.status,

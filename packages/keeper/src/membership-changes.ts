@@ -23,6 +23,7 @@ import {
   REPLICAS,
   StatusCode,
   UnavailableError,
+  zoneProblem,
 } from "@binring/core";
 import type { KeeperState } from "./keeper-state.js";
 
@@ -36,9 +37,6 @@ const KEEP_ROUNDS = 3;
  * fails the operator's command.
  */
 export const ANSWER_CHECK_MS = 2000;
-
-/** Most bytes of a zone name. */
-const MAX_ZONE_BYTES = 255;
 
 export interface MembershipOutcome {
   /** false when the request changed nothing (already a member, already leaving). */
@@ -67,11 +65,8 @@ export class MembershipChanges {
     const { state } = this;
     const problem = memberAddressProblem(address);
     if (problem !== undefined) throw new InvalidArgumentError(`backend address ${problem}`);
-    if (Buffer.byteLength(zone) > MAX_ZONE_BYTES) {
-      throw new InvalidArgumentError(
-        `zone of ${address} is ${Buffer.byteLength(zone)} bytes, at most ${MAX_ZONE_BYTES}`,
-      );
-    }
+    const zoneIssue = zoneProblem(zone);
+    if (zoneIssue !== undefined) throw new InvalidArgumentError(`zone of ${address} ${zoneIssue}`);
     const current = state.view.member(address);
     if (current?.status === "member") {
       if (current.zone !== zone) {

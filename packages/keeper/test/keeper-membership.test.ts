@@ -95,6 +95,9 @@ describe("adding a backend", () => {
       /nothing answers at 127\.0\.0\.1:7199/,
     );
     await expect(w.keeper(0).addBackend("not an address", "")).rejects.toThrow(/"not an address"/);
+    await expect(w.keeper(0).addBackend("127.0.0.1:7104", "a\u0000b")).rejects.toThrow(
+      'zone of 127.0.0.1:7104 holds a control character: "a\\u0000b"',
+    );
     await expect(w.keeper(0).addBackend("0.0.0.0:7101", "")).rejects.toThrow(
       "backend address 0.0.0.0:7101 listens on every interface but names no host the others can reach",
     );

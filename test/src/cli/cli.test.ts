@@ -118,7 +118,7 @@ describe("bad input", () => {
     );
   });
 
-  it("refuses a wildcard address as a member's, with one line", async () => {
+  it("refuses a wildcard address as a member's, and a control character in a zone, with one line", async () => {
     const join = await runCli([
       "backend",
       "--listen",
@@ -152,5 +152,9 @@ describe("bad input", () => {
     expect(add.stderr).toMatch(
       /admin add-backend: backend address 0\.0\.0\.0:7100 listens on every interface/,
     );
+    const zone = await runCli(["admin", "add-backend", "127.0.0.1:7100", "--zone", "a\nb"]);
+    expect(zone.code).toBe(2);
+    expect(zone.stderr.trim().split("\n")).toHaveLength(1);
+    expect(zone.stderr).toContain('admin add-backend: --zone holds a control character: "a\\nb"');
   });
 });

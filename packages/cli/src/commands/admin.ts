@@ -13,7 +13,7 @@ import {
   removeBackend,
   removeKeeper,
 } from "@binring/client";
-import { isBackendAddress, memberAddressProblem, type TlsFiles } from "@binring/core";
+import { isBackendAddress, memberAddressProblem, type TlsFiles, zoneProblem } from "@binring/core";
 import { formatDuration, parseDuration, parseFlags } from "../args.js";
 import { CliError } from "../cli-error.js";
 import { callerTls, readClusterFile, TLS_DIR_FLAG } from "../cluster-file.js";
@@ -74,6 +74,8 @@ export async function adminCommand(args: string[]): Promise<void> {
   if (action !== "add-backend" && values.zone !== undefined) {
     throw new CliError(`admin ${action}: --zone applies to add-backend only`);
   }
+  const zoneIssue = values.zone === undefined ? undefined : zoneProblem(values.zone);
+  if (zoneIssue !== undefined) throw new CliError(`admin ${action}: --zone ${zoneIssue}`);
   const timeoutMs = parseDuration("timeout", values.timeout);
   const config = readClusterFile(values.config);
   const tls = callerTls(values["tls-dir"], config);

@@ -2,7 +2,7 @@
 // also asks the keepers to add it to the ring once it listens.
 import { DEFAULT_TOMBSTONE_TTL_MS, startBackend } from "@binring/backend";
 import { addBackend } from "@binring/client";
-import { isBackendAddress, isWildcardAddress, roleFiles } from "@binring/core";
+import { isBackendAddress, isWildcardAddress, roleFiles, zoneProblem } from "@binring/core";
 import {
   flagName,
   formatDuration,
@@ -135,6 +135,8 @@ export async function backendCommand(args: string[]): Promise<void> {
       `${flagName("advertise")} must be "host:port", got ${JSON.stringify(values.advertise)}`,
     );
   }
+  const zoneIssue = values.zone === undefined ? undefined : zoneProblem(values.zone);
+  if (zoneIssue !== undefined) throw new CliError(`${flagName("zone")} ${zoneIssue}`);
   if (values.join && isWildcardAddress(values.advertise ?? listen)) {
     throw new CliError(
       `${flagName("join")}: ${values.advertise ?? listen} listens on every interface but names no host the cluster can reach this backend at: give ${flagName("advertise")} HOST:PORT`,
