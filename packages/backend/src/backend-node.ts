@@ -54,6 +54,9 @@ export interface BackendNodeOptions {
   logger?: Logger;
 }
 
+/** Most keepers a Keepers call lists: the keeper ring's size (keeper/keeper-ring.ts MAX_KEEPERS). */
+const MAX_LISTED_KEEPERS = 16;
+
 export class BackendNode {
   /** This process; with #losses, the incarnation. */
   readonly #process = randomUUID();
@@ -370,6 +373,11 @@ export class BackendNode {
     const kept = await this.#membership.take(command.members ?? [], command.replaceMembers ?? false);
     const state = await this.state(command.membersDigest);
     return { ...state, storeOk: state.storeOk && kept };
+  }
+
+  /** The keepers its kept membership lists on the keeper ring, for a client that reaches none of its own. */
+  keepers(): Promise<string[]> {
+    return this.#membership.keepers(MAX_LISTED_KEEPERS);
   }
 
   /** This backend's state; the membership records too for a keeper whose digest differs (kept-membership.ts). */

@@ -30,6 +30,8 @@ export class KeptMembership {
   #records = new Map<string, Member>();
   #digest = membersDigest(this.#records);
   #load: "not read" | "reading" | "read" = "not read";
+  /** The read of the stored records, once started (settled when it is done, whatever its outcome). */
+  #reading: Promise<void> = Promise.resolve();
   /** The last write failed: the records held are not stored, so this backend reports no digest until they are. */
   #unsaved = false;
   /** Writes go one after another, so the last one stored is the latest merge. */
@@ -68,7 +70,7 @@ export class KeptMembership {
    * store refused the write.
    */
   #merge(records: readonly Member[]): Promise<void> {
-    this.#readStored();
+    void this.#readStored();
     const merged = new Map(this.#records);
     return mergeMembers(merged, records) || this.#unsaved ? this.#keep(merged) : Promise.resolve();
   }
@@ -109,10 +111,23 @@ export class KeptMembership {
     return write;
   }
 
-  #readStored(): void {
-    if (this.#load !== "not read") return;
+  /**
+   * The keepers recorded as on the keeper ring, at most `limit`: what a client
+   * that reaches no keeper of its cluster file asks for. Reads the stored
+   * records first if they were not read yet (no keeper has called since start).
+   */
+  async keepers(limit: number): Promise<string[]> {
+    await this.#readStored();
+    return [...this.#records.values()]
+      .filter((record) => record.kind === "keeper" && record.status === "member")
+      .map((record) => record.address)
+      .slice(0, limit);
+  }
+
+  #readStored(): Promise<void> {
+    if (this.#load !== "not read") return this.#reading;
     this.#load = "reading";
-    this.engine.loadMembership().then(
+    this.#reading = this.engine.loadMembership().then(
       (stored) => {
         if (this.#load !== "reading") return;
         this.#load = "read";
@@ -126,6 +141,7 @@ export class KeptMembership {
         if (this.#load === "reading") this.#load = "not read";
       },
     );
+    return this.#reading;
   }
 }
 

@@ -135,6 +135,7 @@ export class StorageService {
         return { results: capReply(await this.#batch(request.operations)) };
       }),
       Pipe: (call) => this.#pipe(grpcPipe(call)),
+      Keepers: unary(async () => ({ keepers: await this.node.keepers() })),
     };
     const control: StorageControlHandlers = {
       Apply: unary(async (request) => {

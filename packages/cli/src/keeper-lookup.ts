@@ -3,22 +3,37 @@
 // runtime, so a file's keeper may have left the ring (it answers, from off
 // it) while keepers the file does not list joined. Every keeper's status lists
 // the ring as it knows it, so a command follows those lists to a keeper on it.
-import { fetchKeeperStatus, type KeeperStatus } from "@binring/client";
+import { fetchKeeperStatus, type KeeperStatus, keepersKeptBy } from "@binring/client";
 import { StatusCode, type TlsFiles } from "@binring/core";
 import type * as grpc from "@grpc/grpc-js";
 import { CliError } from "./cli-error.js";
 
+/** Backends asked for the keepers they keep, when no keeper of the file is on the ring and answers. */
+const BACKENDS_ASKED = 8;
+
 /**
  * The status of the first keeper on the keeper ring that answers, searching
- * from `start` through the keepers each answer lists; of a keeper off the
- * ring only when no keeper on it answers.
+ * from `start` through the keepers each answer lists, then through those the
+ * `backends` keep in their membership (every keeper the file names may have
+ * been replaced); of a keeper off the ring only when no keeper on it answers.
  */
-export async function ringStatus(start: readonly string[], tls: TlsFiles | undefined): Promise<KeeperStatus> {
+export async function ringStatus(
+  start: readonly string[],
+  tls: TlsFiles | undefined,
+  backends: readonly string[] = [],
+): Promise<KeeperStatus> {
   const queue = [...start];
   const asked = new Set<string>();
   const failures: string[] = [];
   let offRing: KeeperStatus | undefined;
-  while (queue.length > 0) {
+  let backendsAsked = false;
+  while (queue.length > 0 || (!backendsAsked && backends.length > 0)) {
+    if (queue.length === 0) {
+      backendsAsked = true;
+      const kept = await Promise.all(backends.slice(0, BACKENDS_ASKED).map((b) => keepersKeptBy(b, tls)));
+      queue.push(...new Set(kept.flat()));
+      continue;
+    }
     const keeper = queue.shift()!;
     if (asked.has(keeper)) continue;
     asked.add(keeper);
@@ -52,12 +67,13 @@ export function keepersToAsk(status: KeeperStatus, fileKeepers: readonly string[
   return [...new Set(ordered)];
 }
 
-/** The keepers to ask for a change, found from `start`; `start` itself when no keeper answers. */
+/** The keepers to ask for a change, found from `start` (or the `backends`); `start` itself when no keeper answers. */
 export function lookUpKeepers(
   start: readonly string[],
   tls: TlsFiles | undefined,
+  backends: readonly string[] = [],
 ): Promise<readonly string[]> {
-  return ringStatus(start, tls).then(
+  return ringStatus(start, tls, backends).then(
     (status) => keepersToAsk(status, start),
     () => start,
   );

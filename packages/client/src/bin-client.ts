@@ -114,6 +114,7 @@ export class BinClient {
         for (const address of alive) this.#reachability.markUp(address);
       },
       // The cluster's membership rules over the cluster file's, which only seeds a fresh cluster.
+      backends: () => this.#session.ring.members.map((member) => member.id),
       onMembers: (members) => {
         if (members.length === 0) return;
         this.#session.ring = new HashRing(

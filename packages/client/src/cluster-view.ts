@@ -17,6 +17,7 @@ import {
   wireToBigint,
 } from "@binring/core";
 import type { Logger } from "pino";
+import { keepersKeptBy } from "./kept-keepers.js";
 
 /** A backend on the ring, as the keepers list it. */
 export interface RingMemberView {
@@ -33,6 +34,8 @@ export interface ClusterViewOptions {
   onNewerView(alive: string[]): void;
   /** Called when a view lists other members than the last one (or than the cluster file, first). */
   onMembers(members: RingMemberView[]): void;
+  /** The backends this client places bins on: asked for the keepers they keep when no keeper answers. */
+  backends(): readonly string[];
   /** @default 2000 */
   refreshIntervalMs: number;
   /** On-demand refreshes are at least this far apart. @default 100 */
@@ -44,6 +47,12 @@ const KEEPER_CALL_TIMEOUT_MS = 1000;
 
 /** A view lists at most this many keepers (the keeper ring's size); more is not a keeper's view. */
 const MAX_FOLLOWED_KEEPERS = 16;
+
+/** Backends asked at once for the keepers they keep, when no keeper answers. */
+const BACKENDS_ASKED = 8;
+
+/** While no keeper answers, backends are asked again at most this often. */
+const BACKENDS_ASKED_EVERY_MS = 10_000;
 
 export class ClusterView {
   /** Epoch of the newest view received; 0n until one arrived (no fencing). */
@@ -59,6 +68,7 @@ export class ClusterView {
   #refreshing: Promise<void> | undefined;
   #catchingUp: Promise<void> | undefined;
   #lastRefreshAt = Number.NEGATIVE_INFINITY;
+  #backendsAskedAt = Number.NEGATIVE_INFINITY;
   #timer: NodeJS.Timeout | undefined;
   /** After close, answers still in flight are dropped: they would open connections nobody closes. */
   #closed = false;
@@ -149,7 +159,30 @@ export class ClusterView {
   async #fetch(): Promise<void> {
     if (await this.#viewFromAny()) return;
     if ((await this.#findRing()) && (await this.#viewFromAny())) return;
+    if ((await this.#keepersFromBackends()) && (await this.#viewFromAny())) return;
     this.options.logger.debug("no keeper answered; keeping the last view");
+  }
+
+  /**
+   * Follows the keepers the backends keep in their membership, when no keeper
+   * this client knows serves a view or names the ring: every keeper the
+   * cluster file lists may have been replaced (added, then the old ones
+   * removed and stopped). True when they named keepers not followed yet.
+   */
+  async #keepersFromBackends(): Promise<boolean> {
+    const now = performance.now();
+    if (now - this.#backendsAskedAt < BACKENDS_ASKED_EVERY_MS) return false;
+    this.#backendsAskedAt = now;
+    const asked = this.options.backends().slice(0, BACKENDS_ASKED);
+    const lists = await Promise.all(asked.map((address) => keepersKeptBy(address, this.options.tls)));
+    if (this.#closed) return false;
+    const fresh = [...new Set(lists.flat())]
+      .filter((address) => isBackendAddress(address) && !this.#keepers.has(address))
+      .slice(0, MAX_FOLLOWED_KEEPERS);
+    for (const address of fresh) this.#follow(address);
+    if (fresh.length > 0)
+      this.options.logger.debug({ keepers: fresh }, "keepers from the backends' membership");
+    return fresh.length > 0;
   }
 
   /** Applies the view of the first keeper that serves one, starting from the last that did. */

@@ -64,6 +64,7 @@ function clusterView(keepers: string[], minRefreshGapMs = 60_000): ClusterView {
     minRefreshGapMs,
     onNewerView: () => {},
     onMembers: () => {},
+    backends: () => [],
     logger: pino({ level: "silent" }),
   });
 }
@@ -153,6 +154,7 @@ it("drops a view that arrives after close: it would open connections to the keep
     minRefreshGapMs: 0,
     onNewerView: () => handedOn.push("newer view"),
     onMembers: () => handedOn.push("members"),
+    backends: () => [],
     logger: pino({ level: "silent" }),
   });
   const keepersBefore = view.keepers;

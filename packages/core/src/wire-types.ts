@@ -30,6 +30,8 @@ export type * from "./generated/binring/v1/KeeperAdmin.js";
 export type * from "./generated/binring/v1/KeeperBeat.js";
 export type * from "./generated/binring/v1/KeeperPeer.js";
 export type * from "./generated/binring/v1/KeeperSighting.js";
+export type * from "./generated/binring/v1/KeepersReply.js";
+export type * from "./generated/binring/v1/KeepersRequest.js";
 export type * from "./generated/binring/v1/KeysReply.js";
 export type * from "./generated/binring/v1/LeaseGrant.js";
 export type * from "./generated/binring/v1/ListGetReply.js";

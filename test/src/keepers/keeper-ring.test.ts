@@ -120,6 +120,15 @@ describe("binring keeper --join and binring admin add-keeper / remove-keeper", (
     for (let i = 0; i < BINS; i++) expect(await late.bin(`r${i}`).get("k")).toBe(`v${i}`);
     await c.killKeeper(1);
 
+    // Every keeper the file names is stopped now: a client and commands built from the file find the
+    // ring through the keepers the backends keep in their membership.
+    const stranded = await BinClient.fromConfig(c.configPath, { viewRefreshMs: 200 });
+    clients.push(stranded);
+    for (let i = 0; i < BINS; i++) expect(await stranded.bin(`r${i}`).get("k")).toBe(`v${i}`);
+    const found = await runCli(["status", "--config", c.configPath, "--json"]);
+    expect(found.code, found.stderr).toBe(0);
+    expect(JSON.parse(found.stdout)).toMatchObject({ address, offRing: false });
+
     // The client built from the original file learned the added keeper from the views: a backend's
     // death moves the epoch on, and the client follows it there, reading everything and writing on.
     const dead = c.addresses[3]!;

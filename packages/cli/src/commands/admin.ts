@@ -89,7 +89,7 @@ export async function adminCommand(args: string[]): Promise<void> {
     "add-keeper": (keeper: string) => addKeeper(keeper, address, tls),
     "remove-keeper": (keeper: string) => removeKeeper(keeper, address, tls),
   }[action as Action];
-  const keepers = keepersToAsk(await ringStatus(config.keepers, tls), config.keepers);
+  const keepers = keepersToAsk(await ringStatus(config.keepers, tls, config.backends), config.keepers);
   // A keeper being added only waits to be added: the others are asked.
   const change = await askKeepers(
     action === "add-keeper" ? keepers.filter((keeper) => keeper !== address) : keepers,

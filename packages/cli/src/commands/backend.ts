@@ -142,7 +142,8 @@ export async function backendCommand(args: string[]): Promise<void> {
       `${flagName("join")}: ${values.advertise ?? listen} listens on every interface but names no host the cluster can reach this backend at: give ${flagName("advertise")} HOST:PORT`,
     );
   }
-  const keepers = values.join ? readClusterFile(values.config).keepers : [];
+  const cluster = values.join ? readClusterFile(values.config) : undefined;
+  const keepers = cluster?.keepers ?? [];
   if (values.join && keepers.length === 0) {
     throw new CliError(`${flagName("join")}: the cluster file ${values.config} lists no keepers`);
   }
@@ -187,7 +188,7 @@ export async function backendCommand(args: string[]): Promise<void> {
       logger,
       stopped: () => stopping,
       ask: (keeper, tls) => addBackend(keeper, address, zone, tls),
-      lookup: lookUpKeepers,
+      lookup: (start, tls) => lookUpKeepers(start, tls, cluster?.backends),
     });
   }
 }

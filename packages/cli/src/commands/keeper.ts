@@ -135,7 +135,7 @@ export async function keeperCommand(args: string[]): Promise<void> {
       logger,
       stopped: () => stopping,
       ask: (keeper, callTls) => addKeeper(keeper, place.address, callTls),
-      lookup: lookUpKeepers,
+      lookup: (start, tls) => lookUpKeepers(start, tls, config.backends),
     });
   }
 }

@@ -41,7 +41,7 @@ export async function statusCommand(args: string[]): Promise<void> {
   if (config.keepers.length === 0) throw new CliError("status needs keepers: the cluster file lists none");
   const show = (status: KeeperStatus) => (values.json ? JSON.stringify(status) : render(status));
   if (!values.watch) {
-    process.stdout.write(`${show(await ringStatus(config.keepers, tls))}\n`);
+    process.stdout.write(`${show(await ringStatus(config.keepers, tls, config.backends))}\n`);
     return;
   }
   // Ctrl-C is how a watch ends, so it is a clean exit; so is the reader of a pipe going away.
@@ -50,7 +50,7 @@ export async function statusCommand(args: string[]): Promise<void> {
   const redraw = process.stdout.isTTY === true;
   for (let first = true; ; first = false) {
     const started = new Date();
-    const outcome = await ringStatus(config.keepers, tls).then(show, (error: unknown) => {
+    const outcome = await ringStatus(config.keepers, tls, config.backends).then(show, (error: unknown) => {
       // A watch outlives a keeper restart: the failure stands where the status would.
       if (error instanceof CliError) return error;
       throw error;

@@ -29,6 +29,8 @@ import type { KeeperAdminClient as _binring_v1_KeeperAdminClient, KeeperAdminDef
 import type { KeeperBeat as _binring_v1_KeeperBeat, KeeperBeat__Output as _binring_v1_KeeperBeat__Output } from './binring/v1/KeeperBeat.js';
 import type { KeeperPeerClient as _binring_v1_KeeperPeerClient, KeeperPeerDefinition as _binring_v1_KeeperPeerDefinition } from './binring/v1/KeeperPeer.js';
 import type { KeeperSighting as _binring_v1_KeeperSighting, KeeperSighting__Output as _binring_v1_KeeperSighting__Output } from './binring/v1/KeeperSighting.js';
+import type { KeepersReply as _binring_v1_KeepersReply, KeepersReply__Output as _binring_v1_KeepersReply__Output } from './binring/v1/KeepersReply.js';
+import type { KeepersRequest as _binring_v1_KeepersRequest, KeepersRequest__Output as _binring_v1_KeepersRequest__Output } from './binring/v1/KeepersRequest.js';
 import type { KeysReply as _binring_v1_KeysReply, KeysReply__Output as _binring_v1_KeysReply__Output } from './binring/v1/KeysReply.js';
 import type { LeaseGrant as _binring_v1_LeaseGrant, LeaseGrant__Output as _binring_v1_LeaseGrant__Output } from './binring/v1/LeaseGrant.js';
 import type { ListGetReply as _binring_v1_ListGetReply, ListGetReply__Output as _binring_v1_ListGetReply__Output } from './binring/v1/ListGetReply.js';
@@ -110,6 +112,8 @@ export interface ProtoGrpcType {
        */
       KeeperPeer: SubtypeConstructor<typeof grpc.Client, _binring_v1_KeeperPeerClient> & { service: _binring_v1_KeeperPeerDefinition }
       KeeperSighting: MessageTypeDefinition<_binring_v1_KeeperSighting, _binring_v1_KeeperSighting__Output>
+      KeepersReply: MessageTypeDefinition<_binring_v1_KeepersReply, _binring_v1_KeepersReply__Output>
+      KeepersRequest: MessageTypeDefinition<_binring_v1_KeepersRequest, _binring_v1_KeepersRequest__Output>
       KeysReply: MessageTypeDefinition<_binring_v1_KeysReply, _binring_v1_KeysReply__Output>
       LeaseGrant: MessageTypeDefinition<_binring_v1_LeaseGrant, _binring_v1_LeaseGrant__Output>
       ListGetReply: MessageTypeDefinition<_binring_v1_ListGetReply, _binring_v1_ListGetReply__Output>

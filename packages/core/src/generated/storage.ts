@@ -20,6 +20,8 @@ import type { GetRequest as _binring_v1_GetRequest, GetRequest__Output as _binri
 import type { HeartbeatReply as _binring_v1_HeartbeatReply, HeartbeatReply__Output as _binring_v1_HeartbeatReply__Output } from './binring/v1/HeartbeatReply.js';
 import type { HeartbeatRequest as _binring_v1_HeartbeatRequest, HeartbeatRequest__Output as _binring_v1_HeartbeatRequest__Output } from './binring/v1/HeartbeatRequest.js';
 import type { KeeperSighting as _binring_v1_KeeperSighting, KeeperSighting__Output as _binring_v1_KeeperSighting__Output } from './binring/v1/KeeperSighting.js';
+import type { KeepersReply as _binring_v1_KeepersReply, KeepersReply__Output as _binring_v1_KeepersReply__Output } from './binring/v1/KeepersReply.js';
+import type { KeepersRequest as _binring_v1_KeepersRequest, KeepersRequest__Output as _binring_v1_KeepersRequest__Output } from './binring/v1/KeepersRequest.js';
 import type { KeysReply as _binring_v1_KeysReply, KeysReply__Output as _binring_v1_KeysReply__Output } from './binring/v1/KeysReply.js';
 import type { ListGetReply as _binring_v1_ListGetReply, ListGetReply__Output as _binring_v1_ListGetReply__Output } from './binring/v1/ListGetReply.js';
 import type { ListGetRequest as _binring_v1_ListGetRequest, ListGetRequest__Output as _binring_v1_ListGetRequest__Output } from './binring/v1/ListGetRequest.js';
@@ -66,6 +68,8 @@ export interface ProtoGrpcType {
       HeartbeatReply: MessageTypeDefinition<_binring_v1_HeartbeatReply, _binring_v1_HeartbeatReply__Output>
       HeartbeatRequest: MessageTypeDefinition<_binring_v1_HeartbeatRequest, _binring_v1_HeartbeatRequest__Output>
       KeeperSighting: MessageTypeDefinition<_binring_v1_KeeperSighting, _binring_v1_KeeperSighting__Output>
+      KeepersReply: MessageTypeDefinition<_binring_v1_KeepersReply, _binring_v1_KeepersReply__Output>
+      KeepersRequest: MessageTypeDefinition<_binring_v1_KeepersRequest, _binring_v1_KeepersRequest__Output>
       KeysReply: MessageTypeDefinition<_binring_v1_KeysReply, _binring_v1_KeysReply__Output>
       ListGetReply: MessageTypeDefinition<_binring_v1_ListGetReply, _binring_v1_ListGetReply__Output>
       ListGetRequest: MessageTypeDefinition<_binring_v1_ListGetRequest, _binring_v1_ListGetRequest__Output>

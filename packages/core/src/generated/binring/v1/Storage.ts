@@ -8,6 +8,8 @@ import type { ClockReply as _binring_v1_ClockReply, ClockReply__Output as _binri
 import type { ClockRequest as _binring_v1_ClockRequest, ClockRequest__Output as _binring_v1_ClockRequest__Output } from '../../binring/v1/ClockRequest.js';
 import type { GetReply as _binring_v1_GetReply, GetReply__Output as _binring_v1_GetReply__Output } from '../../binring/v1/GetReply.js';
 import type { GetRequest as _binring_v1_GetRequest, GetRequest__Output as _binring_v1_GetRequest__Output } from '../../binring/v1/GetRequest.js';
+import type { KeepersReply as _binring_v1_KeepersReply, KeepersReply__Output as _binring_v1_KeepersReply__Output } from '../../binring/v1/KeepersReply.js';
+import type { KeepersRequest as _binring_v1_KeepersRequest, KeepersRequest__Output as _binring_v1_KeepersRequest__Output } from '../../binring/v1/KeepersRequest.js';
 import type { KeysReply as _binring_v1_KeysReply, KeysReply__Output as _binring_v1_KeysReply__Output } from '../../binring/v1/KeysReply.js';
 import type { ListGetReply as _binring_v1_ListGetReply, ListGetReply__Output as _binring_v1_ListGetReply__Output } from '../../binring/v1/ListGetReply.js';
 import type { ListGetRequest as _binring_v1_ListGetRequest, ListGetRequest__Output as _binring_v1_ListGetRequest__Output } from '../../binring/v1/ListGetRequest.js';
@@ -57,6 +59,25 @@ export interface StorageClient extends grpc.Client {
   get(argument: _binring_v1_GetRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_binring_v1_GetReply__Output>): grpc.ClientUnaryCall;
   get(argument: _binring_v1_GetRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_binring_v1_GetReply__Output>): grpc.ClientUnaryCall;
   get(argument: _binring_v1_GetRequest, callback: grpc.requestCallback<_binring_v1_GetReply__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * The keepers on the keeper ring as this backend keeps the membership
+   * (keepers send it in heartbeats): where a client finds the cluster when no
+   * keeper its cluster file names is running any more.
+   */
+  Keepers(argument: _binring_v1_KeepersRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_binring_v1_KeepersReply__Output>): grpc.ClientUnaryCall;
+  Keepers(argument: _binring_v1_KeepersRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_binring_v1_KeepersReply__Output>): grpc.ClientUnaryCall;
+  Keepers(argument: _binring_v1_KeepersRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_binring_v1_KeepersReply__Output>): grpc.ClientUnaryCall;
+  Keepers(argument: _binring_v1_KeepersRequest, callback: grpc.requestCallback<_binring_v1_KeepersReply__Output>): grpc.ClientUnaryCall;
+  /**
+   * The keepers on the keeper ring as this backend keeps the membership
+   * (keepers send it in heartbeats): where a client finds the cluster when no
+   * keeper its cluster file names is running any more.
+   */
+  keepers(argument: _binring_v1_KeepersRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_binring_v1_KeepersReply__Output>): grpc.ClientUnaryCall;
+  keepers(argument: _binring_v1_KeepersRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_binring_v1_KeepersReply__Output>): grpc.ClientUnaryCall;
+  keepers(argument: _binring_v1_KeepersRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_binring_v1_KeepersReply__Output>): grpc.ClientUnaryCall;
+  keepers(argument: _binring_v1_KeepersRequest, callback: grpc.requestCallback<_binring_v1_KeepersReply__Output>): grpc.ClientUnaryCall;
   
   Keys(argument: _binring_v1_PatternRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_binring_v1_KeysReply__Output>): grpc.ClientUnaryCall;
   Keys(argument: _binring_v1_PatternRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_binring_v1_KeysReply__Output>): grpc.ClientUnaryCall;
@@ -153,6 +174,13 @@ export interface StorageHandlers extends grpc.UntypedServiceImplementation {
   
   Get: grpc.handleUnaryCall<_binring_v1_GetRequest__Output, _binring_v1_GetReply>;
   
+  /**
+   * The keepers on the keeper ring as this backend keeps the membership
+   * (keepers send it in heartbeats): where a client finds the cluster when no
+   * keeper its cluster file names is running any more.
+   */
+  Keepers: grpc.handleUnaryCall<_binring_v1_KeepersRequest__Output, _binring_v1_KeepersReply>;
+  
   Keys: grpc.handleUnaryCall<_binring_v1_PatternRequest__Output, _binring_v1_KeysReply>;
   
   ListAppend: grpc.handleUnaryCall<_binring_v1_SetRequest__Output, _binring_v1_WriteReply>;
@@ -181,6 +209,7 @@ export interface StorageDefinition extends grpc.ServiceDefinition {
   Batch: MethodDefinition<_binring_v1_BatchRequest, _binring_v1_BatchReply, _binring_v1_BatchRequest__Output, _binring_v1_BatchReply__Output>
   Clock: MethodDefinition<_binring_v1_ClockRequest, _binring_v1_ClockReply, _binring_v1_ClockRequest__Output, _binring_v1_ClockReply__Output>
   Get: MethodDefinition<_binring_v1_GetRequest, _binring_v1_GetReply, _binring_v1_GetRequest__Output, _binring_v1_GetReply__Output>
+  Keepers: MethodDefinition<_binring_v1_KeepersRequest, _binring_v1_KeepersReply, _binring_v1_KeepersRequest__Output, _binring_v1_KeepersReply__Output>
   Keys: MethodDefinition<_binring_v1_PatternRequest, _binring_v1_KeysReply, _binring_v1_PatternRequest__Output, _binring_v1_KeysReply__Output>
   ListAppend: MethodDefinition<_binring_v1_SetRequest, _binring_v1_WriteReply, _binring_v1_SetRequest__Output, _binring_v1_WriteReply__Output>
   ListGet: MethodDefinition<_binring_v1_ListGetRequest, _binring_v1_ListGetReply, _binring_v1_ListGetRequest__Output, _binring_v1_ListGetReply__Output>
