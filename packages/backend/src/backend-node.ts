@@ -54,9 +54,6 @@ export interface BackendNodeOptions {
   logger?: Logger;
 }
 
-/** Most keepers a Keepers call lists: the keeper ring's size (keeper/keeper-ring.ts MAX_KEEPERS). */
-const MAX_LISTED_KEEPERS = 16;
-
 export class BackendNode {
   /** This process; with #losses, the incarnation. */
   readonly #process = randomUUID();
@@ -78,7 +75,8 @@ export class BackendNode {
   readonly #fences: WriteFences;
   readonly #sightings: KeeperSightings;
   readonly #ownership: Ownership;
-  readonly #membership: KeptMembership;
+  /** The cluster's membership as this backend keeps it for the keepers (and names them to clients). */
+  readonly membership: KeptMembership;
   readonly #logger: Logger | undefined;
 
   constructor(options: BackendNodeOptions) {
@@ -90,7 +88,7 @@ export class BackendNode {
     this.#fences = new WriteFences(this.#now);
     this.#sightings = new KeeperSightings(this.#now);
     this.#ownership = new Ownership(options.logger);
-    this.#membership = new KeptMembership(options.engine, options.logger);
+    this.membership = new KeptMembership(options.engine, options.logger);
     this.#logger = options.logger;
     this.#engine.onReset(() => this.#storeReset());
   }
@@ -275,7 +273,7 @@ export class BackendNode {
   /** The store restarted and may have lost acknowledged entries: no reads until a keeper refills it. */
   #storeReset(): void {
     this.#lostEntries("store restarted");
-    this.#membership.forget();
+    this.membership.forget();
     this.clock.storeReset();
   }
 
@@ -370,14 +368,9 @@ export class BackendNode {
       this.#readiness.grant(authority === "all" && (command.filled ?? false), command.leaseMs);
     else if (command.ready === false && authority === "all") this.#readiness.revoke();
     if (command.clockFloor > 0n) await this.clock.observe(command.clockFloor - 1n);
-    const kept = await this.#membership.take(command.members ?? [], command.replaceMembers ?? false);
+    const kept = await this.membership.take(command.members ?? [], command.replaceMembers ?? false);
     const state = await this.state(command.membersDigest);
     return { ...state, storeOk: state.storeOk && kept };
-  }
-
-  /** The keepers its kept membership lists on the keeper ring, for a client that reaches none of its own. */
-  keepers(): Promise<string[]> {
-    return this.#membership.keepers(MAX_LISTED_KEEPERS);
   }
 
   /** This backend's state; the membership records too for a keeper whose digest differs (kept-membership.ts). */
@@ -391,8 +384,8 @@ export class BackendNode {
       storeOk = false;
     }
     return {
-      membersDigest: this.#membership.digest,
-      members: this.#membership.answer(senderDigest),
+      membersDigest: this.membership.digest,
+      members: this.membership.answer(senderDigest),
       incarnation: this.incarnation,
       ready: this.ready,
       needsFill: this.#readiness.needsFill,

@@ -26,6 +26,9 @@ interface StoredMember {
   by: string;
 }
 
+/** Most keepers `keepers` lists: the keeper ring's size (keeper/keeper-ring.ts MAX_KEEPERS). */
+const MAX_LISTED_KEEPERS = 16;
+
 export class KeptMembership {
   #records = new Map<string, Member>();
   #digest = membersDigest(this.#records);
@@ -116,7 +119,7 @@ export class KeptMembership {
    * that reaches no keeper of its cluster file asks for. Reads the stored
    * records first if they were not read yet (no keeper has called since start).
    */
-  async keepers(limit: number): Promise<string[]> {
+  async keepers(limit = MAX_LISTED_KEEPERS): Promise<string[]> {
     await this.#readStored();
     return [...this.#records.values()]
       .filter((record) => record.kind === "keeper" && record.status === "member")

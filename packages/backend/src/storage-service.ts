@@ -135,7 +135,7 @@ export class StorageService {
         return { results: capReply(await this.#batch(request.operations)) };
       }),
       Pipe: (call) => this.#pipe(grpcPipe(call)),
-      Keepers: unary(async () => ({ keepers: await this.node.keepers() })),
+      Keepers: unary(async () => ({ keepers: await this.node.membership.keepers() })),
     };
     const control: StorageControlHandlers = {
       Apply: unary(async (request) => {

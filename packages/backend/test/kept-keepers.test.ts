@@ -22,7 +22,7 @@ describe("the keepers a backend keeps", () => {
   it("are the keeper records still on the ring, also after a restart before any keeper called", async () => {
     const engine = new MemoryEngine();
     const first = new BackendNode({ engine, limits: DEFAULT_LIMITS });
-    expect(await first.keepers()).toEqual([]);
+    expect(await first.membership.keepers()).toEqual([]);
     await first.heartbeat({
       epoch: 0n,
       clockFloor: 0n,
@@ -30,10 +30,10 @@ describe("the keepers a backend keeps", () => {
       keeper: "127.0.0.1:7650",
       members: RECORDS,
     });
-    expect(await first.keepers()).toEqual(["127.0.0.1:7650"]);
+    expect(await first.membership.keepers()).toEqual(["127.0.0.1:7650"]);
 
     // The same store under a new process: nothing heard yet, the stored records answer.
     const restarted = new BackendNode({ engine, limits: DEFAULT_LIMITS });
-    expect(await restarted.keepers()).toEqual(["127.0.0.1:7650"]);
+    expect(await restarted.membership.keepers()).toEqual(["127.0.0.1:7650"]);
   });
 });
