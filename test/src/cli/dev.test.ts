@@ -119,6 +119,15 @@ it("binring dev refuses an unknown --appendfsync with one line, starting nothing
   expect(result.stderr).toMatch(/^--appendfsync must be always or everysec, got "no"$/m);
 });
 
+it("binring dev refuses a --port-base whose layout runs past port 65535, with one line, starting nothing", async () => {
+  const result = await runCli(["dev", "--port-base", "65000", "--backends", "6"]);
+  expect(result.code).toBe(2);
+  expect(result.stderr.trim().split("\n")).toHaveLength(1);
+  expect(result.stderr).toContain(
+    "--port-base 65000 puts backend-5's Redis on port 66005, past 65535: give at most 64530 with --backends 6",
+  );
+});
+
 it("binring dev leaves nothing in the directory it runs in that git tracks or lint checks (README: dev, then test)", {
   timeout: 30_000,
 }, async () => {

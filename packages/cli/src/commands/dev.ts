@@ -71,6 +71,13 @@ export async function devCommand(args: string[]): Promise<void> {
   const keeperCount = parseNonNegativeInt("keepers", values.keepers);
   if (keeperCount > 10) throw new CliError(`--keepers must be at most 10, got ${keeperCount}`);
   const portBase = parseNonNegativeInt("port-base", values["port-base"]);
+  // The last backend's Redis takes the highest port of the layout (local-cluster-options.ts).
+  const highestPort = portBase + 1000 + backendCount - 1;
+  if (portBase > 0 && highestPort > 65535) {
+    throw new CliError(
+      `--port-base ${portBase} puts backend-${backendCount - 1}'s Redis on port ${highestPort}, past 65535: give at most ${65535 - 1000 - (backendCount - 1)} with --backends ${backendCount}, or 0 for free ports`,
+    );
+  }
   const appendfsync = parseAppendfsync(values.appendfsync);
   const dir = resolve(values.dir);
   const configPath = resolve(values.config);
