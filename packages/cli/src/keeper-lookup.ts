@@ -3,13 +3,10 @@
 // runtime, so a file's keeper may have left the ring (it answers, from off
 // it) while keepers the file does not list joined. Every keeper's status lists
 // the ring as it knows it, so a command follows those lists to a keeper on it.
-import { fetchKeeperStatus, type KeeperStatus, keepersKeptBy } from "@binring/client";
+import { fetchKeeperStatus, type KeeperStatus, keepersKeptByBackends } from "@binring/client";
 import { StatusCode, type TlsFiles } from "@binring/core";
 import type * as grpc from "@grpc/grpc-js";
 import { CliError } from "./cli-error.js";
-
-/** Backends asked for the keepers they keep, when no keeper of the file is on the ring and answers. */
-const BACKENDS_ASKED = 8;
 
 /**
  * The status of the first keeper on the keeper ring that answers, searching
@@ -30,8 +27,7 @@ export async function ringStatus(
   while (queue.length > 0 || (!backendsAsked && backends.length > 0)) {
     if (queue.length === 0) {
       backendsAsked = true;
-      const kept = await Promise.all(backends.slice(0, BACKENDS_ASKED).map((b) => keepersKeptBy(b, tls)));
-      queue.push(...new Set(kept.flat()));
+      queue.push(...(await keepersKeptByBackends(backends, tls)));
       continue;
     }
     const keeper = queue.shift()!;

@@ -17,7 +17,7 @@ import {
   wireToBigint,
 } from "@binring/core";
 import type { Logger } from "pino";
-import { keepersKeptBy } from "./kept-keepers.js";
+import { keepersKeptByBackends } from "./kept-keepers.js";
 
 /** A backend on the ring, as the keepers list it. */
 export interface RingMemberView {
@@ -47,9 +47,6 @@ const KEEPER_CALL_TIMEOUT_MS = 1000;
 
 /** A view lists at most this many keepers (the keeper ring's size); more is not a keeper's view. */
 const MAX_FOLLOWED_KEEPERS = 16;
-
-/** Backends asked at once for the keepers they keep, when no keeper answers. */
-const BACKENDS_ASKED = 8;
 
 /** While no keeper answers, backends are asked again at most this often. */
 const BACKENDS_ASKED_EVERY_MS = 10_000;
@@ -173,12 +170,9 @@ export class ClusterView {
     const now = performance.now();
     if (now - this.#backendsAskedAt < BACKENDS_ASKED_EVERY_MS) return false;
     this.#backendsAskedAt = now;
-    const asked = this.options.backends().slice(0, BACKENDS_ASKED);
-    const lists = await Promise.all(asked.map((address) => keepersKeptBy(address, this.options.tls)));
+    const kept = await keepersKeptByBackends(this.options.backends(), this.options.tls);
     if (this.#closed) return false;
-    const fresh = [...new Set(lists.flat())]
-      .filter((address) => isBackendAddress(address) && !this.#keepers.has(address))
-      .slice(0, MAX_FOLLOWED_KEEPERS);
+    const fresh = kept.filter((address) => !this.#keepers.has(address)).slice(0, MAX_FOLLOWED_KEEPERS);
     for (const address of fresh) this.#follow(address);
     if (fresh.length > 0)
       this.options.logger.debug({ keepers: fresh }, "keepers from the backends' membership");

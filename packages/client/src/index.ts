@@ -29,7 +29,7 @@ export {
   keeperStatusFromWire,
   type RepairReport,
 } from "./keeper-status-client.js";
-export { keepersKeptBy } from "./kept-keepers.js";
+export { keepersKeptByBackends } from "./kept-keepers.js";
 export type { ReplicaTransport } from "./replica-transport.js";
 export { parseSabotage, SABOTAGES, type Sabotage } from "./sabotage.js";
 export { StorageClient, type StorageClientOptions } from "./storage-client.js";
