@@ -66,6 +66,8 @@ export interface HeartbeatCommand {
   members?: Member[];
   /** Keep exactly `members`: the backend is being added, and what it kept may be another cluster's. */
   replaceMembers?: boolean;
+  /** The member address the sender calls this backend at (kept-membership.ts `calledAs`). */
+  member?: string;
 }
 
 export interface BackendState extends StoreStats {

@@ -349,14 +349,14 @@ export class BackendNode {
   }
 
   /**
-   * A keeper's heartbeat: adopt its epoch, raise the clock, and grant, renew
-   * or revoke readiness as far as the sender's ownership allows (ownership.ts).
-   * A renewal never revives a lapsed lease (readiness.ts).
+   * A keeper's heartbeat: adopt its epoch, raise the clock, grant, renew or revoke readiness as its sender's
+   * ownership allows (ownership.ts; never reviving a lapsed lease) — unless it calls a second member here.
    */
   async heartbeat(command: HeartbeatCommand): Promise<BackendState> {
     checkEpoch("epoch", command.epoch);
     checkClock("clockFloor", command.clockFloor);
     checkEpoch("ownerTerm", command.ownerTerm ?? 0n);
+    if (command.member !== undefined) await this.membership.calledAs(command.member, command.members ?? []);
     if (command.keeper) this.#sightings.heard(command.keeper);
     const authority = this.#ownership.heartbeat(command.keeper ?? "", command.ownerTerm ?? 0n);
     if (command.epoch > this.#epoch) this.#epoch = command.epoch;

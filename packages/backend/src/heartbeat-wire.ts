@@ -29,6 +29,7 @@ export function heartbeatCommandFromWire(request: HeartbeatRequest): HeartbeatCo
     membersDigest: request.membersDigest || undefined,
     members: membersFromWire("members", (request.members ?? []) as MemberRecord__Output[]),
     replaceMembers: request.replaceMembers ?? false,
+    member: request.member || undefined,
   };
 }
 

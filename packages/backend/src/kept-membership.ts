@@ -5,13 +5,27 @@
 // membership from the first member it reaches, even if every keeper restarted.
 // The backend itself places nothing by it.
 //
+// It also keeps which member this backend is: the address keepers call it at.
+// A host name and its IP, listed as two members, would reach one process, and
+// a bin placed on both would keep two of its three copies there; so once
+// called as one member, a backend refuses heartbeats that call it as another
+// while the first is still a member (AnotherMemberError). That address is
+// stored with the records, so a restart does not let the other name win.
+//
 // A heartbeat that brings new records is answered once they are stored, so a
 // keeper that counts the answer knows the record survives its own restart; the
 // stored ones are read once, in the background, and merged when they arrive. A
 // backend reports the digest of what it holds, so a keeper whose records it
 // lacks (a store that lost them, a restart) sees another digest and sends them
 // again.
-import { type Member, membersDigest, mergeMembers } from "@binring/core";
+import {
+  AnotherMemberError,
+  InvalidArgumentError,
+  isBackendAddress,
+  type Member,
+  membersDigest,
+  mergeMembers,
+} from "@binring/core";
 import type { Logger } from "pino";
 import type { StoreEngine } from "./store-engine.js";
 
@@ -26,11 +40,19 @@ interface StoredMember {
   by: string;
 }
 
+/** What the store holds: the records and this backend's own address (stored by earlier versions as the records alone). */
+interface Stored {
+  self: string | undefined;
+  records: StoredMember[];
+}
+
 /** Most keepers `keepers` lists: the keeper ring's size (keeper/keeper-ring.ts MAX_KEEPERS). */
 const MAX_LISTED_KEEPERS = 16;
 
 export class KeptMembership {
   #records = new Map<string, Member>();
+  /** The member address keepers call this backend at, once one did. */
+  #self: string | undefined;
   #digest = membersDigest(this.#records);
   #load: "not read" | "reading" | "read" = "not read";
   /** The read of the stored records, once started (settled when it is done, whatever its outcome). */
@@ -62,6 +84,29 @@ export class KeptMembership {
     }
   }
 
+  /**
+   * A heartbeat calls this backend as the member at `address`, bringing
+   * `records`. Refused when this backend is already another member, one the
+   * records (kept, or brought) hold as a member or leaving; otherwise
+   * `address` is now this backend's, stored before this resolves.
+   */
+  async calledAs(address: string, records: readonly Member[]): Promise<void> {
+    if (!isBackendAddress(address))
+      throw new InvalidArgumentError(`member must be "host:port", got ${JSON.stringify(address)}`);
+    await this.#readStored();
+    if (address === this.#self) return;
+    const known = new Map(this.#records);
+    mergeMembers(known, records);
+    const current = this.#self === undefined ? undefined : known.get(this.#self);
+    if (current?.kind === "backend" && current.status !== "removed") {
+      throw new AnotherMemberError(
+        `${address} reaches the backend that is already the member ${this.#self}: one process on the ring twice would hold two copies of a bin`,
+      );
+    }
+    this.#self = address;
+    await this.#keep(this.#records);
+  }
+
   /** What to send back to a keeper whose digest is `senderDigest`: every record when it differs from ours, else none. */
   answer(senderDigest: string | undefined): Member[] {
     return senderDigest !== undefined && senderDigest !== this.digest ? [...this.#records.values()] : [];
@@ -89,6 +134,7 @@ export class KeptMembership {
   /** The store restarted empty under this backend: what it held is gone; keepers send it again. */
   forget(): void {
     this.#records = new Map();
+    this.#self = undefined;
     this.#digest = membersDigest(this.#records);
     this.#load = "not read";
   }
@@ -97,7 +143,7 @@ export class KeptMembership {
   #keep(records: Map<string, Member>): Promise<void> {
     this.#records = records;
     this.#digest = membersDigest(records);
-    const stored = JSON.stringify([...records.values()].map(toStored));
+    const stored = JSON.stringify({ self: this.#self, records: [...records.values()].map(toStored) });
     const write = this.#writes.then(() => this.engine.saveMembership(stored));
     this.#writes = write.then(
       () => {
@@ -135,10 +181,11 @@ export class KeptMembership {
         if (this.#load !== "reading") return;
         this.#load = "read";
         if (stored === null) return;
+        const parsed = JSON.parse(stored) as Stored | StoredMember[];
+        const { self, records } = Array.isArray(parsed) ? { self: undefined, records: parsed } : parsed;
+        this.#self ??= self;
         const merged = new Map(this.#records);
-        if (mergeMembers(merged, (JSON.parse(stored) as StoredMember[]).map(fromStored))) {
-          this.#keep(merged).catch(() => undefined);
-        }
+        if (mergeMembers(merged, records.map(fromStored))) this.#keep(merged).catch(() => undefined);
       },
       () => {
         if (this.#load === "reading") this.#load = "not read";

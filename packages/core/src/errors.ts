@@ -226,6 +226,18 @@ export class SupersededAttemptError extends BinringError {
   }
 }
 
+/**
+ * Refuses a keeper's heartbeat that calls a backend at a member address while
+ * the backend is already another member (a host name and its IP reaching one
+ * process): one process on the ring twice would hold two copies of a bin.
+ */
+export class AnotherMemberError extends BinringError {
+  static override readonly reason: ErrorReason = "ERROR_REASON_ANOTHER_MEMBER";
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, StatusCode.FAILED_PRECONDITION, options);
+  }
+}
+
 /** What travels beside a status code and message: the reason, a stale view's epochs, a write's progress. */
 export interface ErrorDetails {
   reason?: ErrorReason;
@@ -262,6 +274,7 @@ const BY_REASON: ReadonlyMap<ErrorReason, ErrorClass> = new Map(
     TimeoutError,
     OutcomeUnknownError,
     SupersededAttemptError,
+    AnotherMemberError,
   ].map((kind): [ErrorReason, ErrorClass] => [kind.reason, kind]),
 );
 

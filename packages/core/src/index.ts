@@ -12,6 +12,7 @@ export {
 export type { ApplyOutcome, Entry, EntryKind } from "./entry.js";
 export { applyRequestOfFrames, type EntryFrame, entryFrameBytes, splitEntryFrames } from "./entry-frames.js";
 export {
+  AnotherMemberError,
   BinringError,
   ClockBehindError,
   ConnectionRefusedError,

@@ -4,6 +4,7 @@
 import * as grpc from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import {
+  AnotherMemberError,
   BinringError,
   ClockBehindError,
   ConnectionRefusedError,
@@ -45,6 +46,7 @@ const ERRORS: BinringError[] = [
   new ConnectionRefusedError("connect ECONNREFUSED 10.0.0.2:7000"),
   new OutcomeUnknownError("taken by 1 replica, then refused by another"),
   new SupersededAttemptError("a newer attempt of this write claimed it"),
+  new AnotherMemberError("this backend is already the member 127.0.0.1:7100"),
 ];
 
 /** An OperationError as the Pipe decoder gives it: every field present. */

@@ -229,8 +229,8 @@ export class KeeperState {
   }
 
   /**
-   * A heartbeat to a backend, carrying this keeper's epoch, name, and its claim
-   * if it owns the backend. The backend's answer says which keepers it heard
+   * A heartbeat to a backend, carrying this keeper's epoch, name, the address
+   * it calls the backend at, and its claim if it owns the backend. The backend's answer says which keepers it heard
    * lately: a peer this keeper cannot reach but a backend hears is alive
    * (keeper-peers.ts).
    */
@@ -245,6 +245,7 @@ export class KeeperState {
         ownerTerm: bigintToWire(ownerTerm),
         membersDigest: digest,
         members: this.#keptDigests.get(address) === digest ? [] : this.view.records().map(memberToWire),
+        member: address,
         ...request,
       },
       timeoutMs,

@@ -13,6 +13,7 @@
 //   copy resumable. Once its bins are all on their new replicas it is recorded
 //   removed and leaves the ring.
 import {
+  AnotherMemberError,
   BinringError,
   bigintToWire,
   type HeartbeatReply__Output,
@@ -150,7 +151,7 @@ export class MembershipChanges {
 
   /**
    * The backend must answer, with its store, and be no member under another
-   * address, before it is recorded. Only then does a heartbeat give it this
+   * address (it refuses the call then: kept-membership.ts), before it is recorded. Only then does a heartbeat give it this
    * cluster's membership to keep in place of whatever it kept before (it may
    * have served another cluster); neither heartbeat claims anything.
    */
@@ -159,12 +160,6 @@ export class MembershipChanges {
     // Epoch 0 and no records: this moves nothing on a backend that turns out to be a member already.
     const reply = await this.#ask(address, { epoch: "0", keeper: state.self });
     if (!reply.storeOk) throw refused(`${address} answers, but its store does not: nothing recorded`);
-    const alias = this.#memberRunning(reply.incarnation);
-    if (alias !== undefined) {
-      throw refused(
-        `${address} reaches ${alias}, already a member under that address: one process on the ring twice would hold two copies of a bin; nothing recorded`,
-      );
-    }
     await this.#ask(address, {
       epoch: bigintToWire(state.view.epoch),
       keeper: state.self,
@@ -178,30 +173,12 @@ export class MembershipChanges {
     try {
       return await state.ports
         .backend(address)
-        .heartbeat(request, Math.max(state.timing.probeTimeoutMs, ANSWER_CHECK_MS));
+        .heartbeat({ ...request, member: address }, Math.max(state.timing.probeTimeoutMs, ANSWER_CHECK_MS));
     } catch (error) {
+      if (error instanceof AnotherMemberError) throw refused(`${error.message}; nothing recorded`);
       throw refused(`nothing answers at ${address} (${(error as Error).message}): nothing recorded`);
     }
   }
-
-  /**
-   * The member (or leaving backend) whose published incarnation is of the
-   * process that answered as `incarnation`: an incarnation is the process's id,
-   * then "." and a count of its losses (backend-node.ts).
-   */
-  #memberRunning(incarnation: string): string | undefined {
-    const process = processOf(incarnation);
-    if (process === "") return undefined;
-    return this.state.view
-      .members()
-      .filter((record) => record.status !== "removed")
-      .find((record) => processOf(this.state.view.get(record.address)?.incarnation ?? "") === process)
-      ?.address;
-  }
-}
-
-function processOf(incarnation: string): string {
-  return incarnation.split(".")[0]!;
 }
 
 /**

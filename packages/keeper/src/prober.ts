@@ -5,7 +5,7 @@
 // For its own slice it also decides what needs copies (a death, a rejoin),
 // empties a returning dead backend's store first, and bootstraps backends no
 // keeper has published yet.
-import { type HeartbeatReply__Output, REPLICAS, wireToBigint } from "@binring/core";
+import { AnotherMemberError, type HeartbeatReply__Output, REPLICAS, wireToBigint } from "@binring/core";
 import type { BackendHealth, ProbeReply } from "./backend-health.js";
 import type { IntentCommit } from "./intent-commit.js";
 import type { ProbeCounters } from "./keeper-metrics.js";
@@ -22,6 +22,9 @@ export class Prober {
 
   /** Backends held suspect past their death, so that the warning is logged once per episode. */
   readonly #held = new Set<string>();
+
+  /** Backends that refused to be called at their address as a second member, logged once until they answer. */
+  readonly #otherMember = new Set<string>();
 
   constructor(
     private readonly state: KeeperState,
@@ -66,7 +69,9 @@ export class Prober {
         leaseMs: String(state.timing.leaseMs),
         incarnation,
       });
-    } catch {
+      this.#otherMember.delete(health.address);
+    } catch (error) {
+      if (error instanceof AnotherMemberError) this.#refusedAsOtherMember(health.address, error);
       reply = undefined;
     }
     const now = state.clock.now();
@@ -101,6 +106,21 @@ export class Prober {
       }
     }
     this.witness.note(health.address, now);
+  }
+
+  /**
+   * The process at `address` is already another member (a host name and its
+   * IP both listed): it refuses every heartbeat as this one, which misses its
+   * heartbeats from now on and is repaired like a dead backend. Only the
+   * operator can take the second name off the ring.
+   */
+  #refusedAsOtherMember(address: string, error: AnotherMemberError): void {
+    if (this.#otherMember.has(address)) return;
+    this.#otherMember.add(address);
+    this.state.logger.error(
+      { backend: address, err: error.message },
+      `backend refuses to be a second member: remove ${address} (binring admin remove-backend ${address}) or list the backend once in the cluster file`,
+    );
   }
 
   /**

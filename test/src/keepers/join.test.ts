@@ -52,7 +52,9 @@ describe("binring backend --join and binring admin", () => {
     const twice = await runCli(["admin", "add-backend", alias, "--config", c.configPath]);
     expect(twice.code).toBe(1);
     expect(twice.stderr.trim().split("\n")).toHaveLength(1);
-    expect(twice.stderr).toContain(`${alias} reaches ${member}, already a member under that address`);
+    expect(twice.stderr).toContain(
+      `${alias} reaches the backend that is already the member ${member}: one process on the ring twice would hold two copies of a bin; nothing recorded`,
+    );
 
     const joined = await startBackendProcess({ extraArgs: ["--join", "--config", c.configPath] });
     processes.push(joined);

@@ -69,6 +69,11 @@ export const ErrorReason = {
    * not take effect
    */
   ERROR_REASON_OUTCOME_UNKNOWN: 'ERROR_REASON_OUTCOME_UNKNOWN',
+  /**
+   * a heartbeat called the backend at a member address while it is already
+   * another member (HeartbeatRequest.member)
+   */
+  ERROR_REASON_ANOTHER_MEMBER: 'ERROR_REASON_ANOTHER_MEMBER',
 } as const;
 
 /**
@@ -155,6 +160,12 @@ export type ErrorReason =
    */
   | 'ERROR_REASON_OUTCOME_UNKNOWN'
   | 14
+  /**
+   * a heartbeat called the backend at a member address while it is already
+   * another member (HeartbeatRequest.member)
+   */
+  | 'ERROR_REASON_ANOTHER_MEMBER'
+  | 15
 
 /**
  * Why a call failed, beside its status code: it tells apart the errors that

@@ -55,6 +55,13 @@ export interface HeartbeatRequest {
    * is added, since what it kept may be another cluster's
    */
   'replaceMembers'?: (boolean);
+  /**
+   * The member address the sender calls this backend at (empty: none named).
+   * A backend is one member: called as a second address while the first is
+   * still a member (a host name and its IP reaching one process), it refuses
+   * with FAILED_PRECONDITION, so one process never holds two copies of a bin.
+   */
+  'member'?: (string);
 }
 
 export interface HeartbeatRequest__Output {
@@ -108,4 +115,11 @@ export interface HeartbeatRequest__Output {
    * is added, since what it kept may be another cluster's
    */
   'replaceMembers': (boolean);
+  /**
+   * The member address the sender calls this backend at (empty: none named).
+   * A backend is one member: called as a second address while the first is
+   * still a member (a host name and its IP reaching one process), it refuses
+   * with FAILED_PRECONDITION, so one process never holds two copies of a bin.
+   */
+  'member': (string);
 }
