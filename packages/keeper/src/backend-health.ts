@@ -160,6 +160,19 @@ export class BackendHealth {
   }
 
   /**
+   * The incarnation this keeper knows to be the backend's, and vouches for in
+   * the view: the one it last heard as owner; taken over and not heard since,
+   * the one the view vouched for then (a standby may have heard a restart the
+   * view does not know yet, and an owner that has not heard from it at all
+   * must not withdraw the view's: standbys renew only a vouched incarnation).
+   */
+  get knownIncarnation(): string | undefined {
+    return this.#justTakenOver
+      ? this.vouchedIncarnation
+      : (this.last?.incarnation ?? this.vouchedIncarnation);
+  }
+
+  /**
    * Records an answer. Returns "rejoined" when the backend must be refilled
    * before it is ready: it was dead, it restarted (new incarnation), or its
    * store refused a write. Returns "lapsed" when a ready or suspect backend
@@ -168,9 +181,7 @@ export class BackendHealth {
    * holds every acknowledged entry: the owner grants it readiness again.
    */
   answered(reply: ProbeReply, now: number): "rejoined" | "lapsed" | "steady" {
-    const known = this.#justTakenOver
-      ? this.vouchedIncarnation
-      : (this.last?.incarnation ?? this.vouchedIncarnation);
+    const known = this.knownIncarnation;
     this.#justTakenOver = false;
     const restarted = known !== undefined && known !== reply.incarnation;
     // A lapsed lease is granted again only to the incarnation known to hold everything.

@@ -86,7 +86,7 @@ export class IntentCommit {
   ): void {
     const health = this.state.healthOf(backend);
     const published = publishedState(health.state);
-    const epoch = this.state.view.publish(backend, published, health.last?.incarnation ?? "", repairing);
+    const epoch = this.state.view.publish(backend, published, health.knownIncarnation ?? "", repairing);
     this.state.logger.info(
       {
         epoch: epoch.toString(),
@@ -108,7 +108,7 @@ export class IntentCommit {
       const published = this.state.view.get(backend);
       if (
         published?.state !== publishedState(health.state) ||
-        published.incarnation !== (health.last?.incarnation ?? "")
+        published.incarnation !== (health.knownIncarnation ?? "")
       ) {
         this.publish(backend, "state changed");
       }
