@@ -39,12 +39,8 @@ export function parseFlags<T extends Flags>(
   try {
     parsed = parseNodeArgs({ args, options, strict: true, allowPositionals: true });
   } catch (error) {
-    // node's own advice on unknown options is about `--`; the useful pointer is the help.
-    const unknown = /^Unknown option '([^']+)'/.exec((error as Error).message);
     throw new CliError(
-      unknown
-        ? `binring ${command.name}: Unknown option '${unknown[1]}'; "binring ${command.name} --help" lists the options`
-        : `binring ${command.name}: ${(error as Error).message.split("\n")[0]}`,
+      `binring ${command.name}: ${parseProblem(command.name, args, (error as Error).message)}`,
     );
   }
   const values = parsed.values as Record<string, string | boolean | undefined>;
@@ -64,6 +60,22 @@ export function parseFlags<T extends Flags>(
     if (values[flag] === undefined && spec.default !== undefined) values[flag] = spec.default;
   }
   return { values: values as FlagValues<T>, positionals: parsed.positionals };
+}
+
+/**
+ * node's parseArgs refusal as one line. Its advice on unknown options is about
+ * `--`; the useful pointer is the help. A value that starts with a dash (a
+ * negative number, say) reads as a flag: the line names it and how to pass it.
+ */
+function parseProblem(command: string, args: string[], message: string): string {
+  const unknown = /^Unknown option '([^']+)'/.exec(message);
+  if (unknown) return `Unknown option '${unknown[1]}'; "binring ${command} --help" lists the options`;
+  const ambiguous = /^Option '(--[^' ]+)[^']*' argument is ambiguous/.exec(message);
+  const value = ambiguous ? args[args.indexOf(ambiguous[1]!) + 1] : undefined;
+  if (ambiguous && value !== undefined) {
+    return `${ambiguous[1]} ${value}: a value starting with "-" reads as an option; write ${ambiguous[1]}=${value}`;
+  }
+  return message.split("\n")[0]!;
 }
 
 /** A host:port address; port 0 is allowed where binding picks one. */
@@ -112,7 +124,7 @@ const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h
  * A duration such as "500ms", "60s", "10m" or "1h" (a bare number is seconds), in milliseconds;
  * at most `mostMs`, by default the longest a timer waits (a longer one would fire at once).
  */
-export function parseDuration(flag: string, value: string, mostMs = MAX_TIMER_MS): number {
+export function parseDuration(flag: string, value: string, mostMs = MAX_TIMER_MS, leastMs = 1): number {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value);
   const ms = match ? Number(match[1]) * DURATION_UNITS_MS[match[2] ?? "s"]! : Number.NaN;
   if (!match || !Number.isFinite(ms) || ms < 1) {
@@ -120,6 +132,8 @@ export function parseDuration(flag: string, value: string, mostMs = MAX_TIMER_MS
       `${flagName(flag)} must be a duration like 500ms, 60s or 10m, got ${JSON.stringify(value)}`,
     );
   }
+  if (ms < leastMs)
+    throw new CliError(`${flagName(flag)} must be at least ${leastMs}ms, got ${JSON.stringify(value)}`);
   if (Math.round(ms) > mostMs) {
     const why = mostMs === MAX_TIMER_MS ? " (about 24.8 days, the longest a timer waits)" : "";
     throw new CliError(`${flagName(flag)} must be at most ${mostMs}ms${why}, got ${JSON.stringify(value)}`);

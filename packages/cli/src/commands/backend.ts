@@ -148,7 +148,7 @@ export async function backendCommand(args: string[]): Promise<void> {
     throw new CliError(`${flagName("join")}: the cluster file ${values.config} lists no keepers`);
   }
   const logger = createLogger("backend");
-  const backend = await startBackend({
+  const starting = startBackend({
     listen,
     tls,
     http,
@@ -170,12 +170,14 @@ export async function backendCommand(args: string[]): Promise<void> {
     },
     logger,
   });
-  reloadOnHangup(logger, tls);
+  // Stopping is handled from before "backend listening" is logged: whoever waits for that line may signal at once.
   let stopping = false;
-  onShutdown(logger, () => {
+  onShutdown(logger, async () => {
     stopping = true;
-    return backend.close();
+    await (await starting).close();
   });
+  const backend = await starting;
+  reloadOnHangup(logger, tls);
   if (values.join) {
     const address = values.advertise ?? backend.address;
     const zone = values.zone ?? "";

@@ -101,29 +101,30 @@ export async function keeperCommand(args: string[]): Promise<void> {
       parsePositiveInt(flag, values[flag as keyof typeof TIMING_FLAGS]),
     ]),
   ) as unknown as KeeperTiming;
-  let running: Awaited<ReturnType<typeof startKeeper>>;
+  const starting = startKeeper({
+    backends: config.backends,
+    zones: config.zones,
+    keepers: config.keepers,
+    ...(place.index === undefined ? { address: place.address } : { index: place.index }),
+    listen,
+    httpListen,
+    name: place.name,
+    timing,
+    logger,
+    tls,
+  });
+  // Stopping is handled from before the keeper logs that it listens: whoever waits for that may signal at once.
+  let stopping = false;
+  onShutdown(logger, async () => {
+    stopping = true;
+    await (await starting).close();
+  });
   try {
-    running = await startKeeper({
-      backends: config.backends,
-      zones: config.zones,
-      keepers: config.keepers,
-      ...(place.index === undefined ? { address: place.address } : { index: place.index }),
-      listen,
-      httpListen,
-      name: place.name,
-      timing,
-      logger,
-      tls,
-    });
+    await starting;
   } catch (error) {
     throw new CliError(`binring keeper: ${(error as Error).message}`, 1);
   }
   reloadOnHangup(logger, tls);
-  let stopping = false;
-  onShutdown(logger, () => {
-    stopping = true;
-    return running.close();
-  });
   // The file's only keeper is on the keeper ring from the start: there is nobody else to ask.
   const others = config.keepers.filter((keeper) => keeper !== place.address);
   if (values.join && others.length > 0) {

@@ -3,6 +3,7 @@
 // asks again every --interval: redrawn in place on a terminal, one block after another otherwise.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { KeeperStatus, RepairReport } from "@binring/client";
+import { MAX_TIMER_MS } from "@binring/core";
 import { formatDuration, parseDuration, parseFlags } from "../args.js";
 import { CliError } from "../cli-error.js";
 import { callerTls, readClusterFile, TLS_DIR_FLAG } from "../cluster-file.js";
@@ -26,16 +27,19 @@ export const STATUS = defineCommand({
       type: "string",
       value: "DURATION",
       default: "2s",
-      description: "time between asks with --watch",
+      description: "time between asks with --watch (at least 100ms)",
     },
     ...TLS_DIR_FLAG,
   },
   example: "binring status --watch --interval 1s",
 });
 
+/** Each ask reads a keeper's whole status: a watch asks no more often than this. */
+const LEAST_INTERVAL_MS = 100;
+
 export async function statusCommand(args: string[]): Promise<void> {
   const { values } = parseFlags(STATUS, args);
-  const intervalMs = parseDuration("interval", values.interval);
+  const intervalMs = parseDuration("interval", values.interval, MAX_TIMER_MS, LEAST_INTERVAL_MS);
   const config = readClusterFile(values.config);
   const tls = callerTls(values["tls-dir"], config);
   if (config.keepers.length === 0) throw new CliError("status needs keepers: the cluster file lists none");
