@@ -1,11 +1,11 @@
 // `binring certs`: the CA and the role certificates mutual TLS uses
 // (certificate-authority.ts). Run again on the same directory to renew them.
-import { mkdirSync } from "node:fs";
 import { isIP } from "node:net";
 import { flagName, parseFlags, parsePositiveInt, requireFlag } from "../args.js";
 import { LOCAL_HOSTS, writeClusterCertificates } from "../certificate-authority.js";
 import { CliError } from "../cli-error.js";
 import { defineCommand } from "../command.js";
+import { makeDirectory } from "../make-directory.js";
 
 /** Longest validity `--days` takes: certificates are meant to be renewed. */
 const MAX_DAYS = 3650;
@@ -61,7 +61,7 @@ export async function certsCommand(args: string[]): Promise<void> {
   const days = parsePositiveInt("days", values.days);
   if (days > MAX_DAYS) throw new CliError(`${flagName("days")} must be at most ${MAX_DAYS}, got ${days}`);
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirectory(dir);
     const written = writeClusterCertificates(dir, hosts, days);
     console.log(
       `${written.newCa ? "created a new CA" : "kept the CA"} in ${dir}; wrote ${written.files.length} files: ${written.files.join(", ")}`,

@@ -10,7 +10,7 @@
 // that production uses. With --faults network it runs each process in a
 // network namespace of its own (needs root) and also cuts and slows the
 // network between them.
-import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import {
   type ChaosProgress,
@@ -30,6 +30,7 @@ import { CLI_MAIN } from "../cli-main.js";
 import { readClusterFile } from "../cluster-file.js";
 import { defineCommand } from "../command.js";
 import { createLogger } from "../logger.js";
+import { makeDirectory } from "../make-directory.js";
 import { ProgressLine } from "../progress-line.js";
 import { verifyRun } from "../verify-run.js";
 
@@ -151,7 +152,7 @@ export async function chaosCommand(args: string[]): Promise<void> {
   } catch (error) {
     throw new CliError(`BINRING_SABOTAGE: ${(error as Error).message}`);
   }
-  mkdirSync(out, { recursive: true });
+  makeDirectory(out);
   const logger = createLogger("chaos");
   if (sabotage) logger.warn({ sabotage }, "TEST-ONLY SABOTAGE ENABLED: this run is expected to lose writes");
 
@@ -197,7 +198,7 @@ export async function chaosCommand(args: string[]): Promise<void> {
     }
     const tlsDir = values.insecure ? undefined : join(dir, "certs");
     if (tlsDir) {
-      mkdirSync(tlsDir, { recursive: true });
+      makeDirectory(tlsDir);
       writeClusterCertificates(tlsDir, network?.addresses ?? [], 30);
     }
     process.stderr.write(

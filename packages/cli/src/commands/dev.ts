@@ -4,7 +4,6 @@
 // makes certificates under --dir (keeping their CA across runs), runs every
 // process with mutual TLS, and names the client certificate in the binring.json
 // it writes. Runs until Ctrl-C.
-import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type Appendfsync, LocalCluster } from "@binring/launcher";
 import { flagName, parseFlags, parseNonNegativeInt, parsePositiveInt } from "../args.js";
@@ -13,6 +12,7 @@ import { CliError } from "../cli-error.js";
 import { CLI_MAIN } from "../cli-main.js";
 import { defineCommand } from "../command.js";
 import { createLogger } from "../logger.js";
+import { makeDirectory } from "../make-directory.js";
 import { onShutdown } from "../shutdown.js";
 
 const FLAGS = {
@@ -84,7 +84,7 @@ export async function devCommand(args: string[]): Promise<void> {
   const logger = createLogger("dev");
   const tlsDir = values.insecure ? undefined : join(dir, "certs");
   if (tlsDir) {
-    mkdirSync(tlsDir, { recursive: true });
+    makeDirectory(tlsDir);
     const { newCa } = writeClusterCertificates(tlsDir, [], 365);
     logger.info({ dir: tlsDir, newCa }, "certificates written");
   }

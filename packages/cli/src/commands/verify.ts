@@ -2,7 +2,7 @@
 // reads, list order and clock regressions; prints the verdicts and optionally writes a markdown report and an
 // SVG timeline. Exit code 0 when every checker passes, 1 on a violation, 2 on bad input, 3 when
 // no violation was found but a checker could not decide within the budget.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   type History,
@@ -17,6 +17,7 @@ import { parseFlags, parsePositiveInt } from "../args.js";
 import { CliError } from "../cli-error.js";
 import { defineCommand } from "../command.js";
 import { usageLine } from "../help.js";
+import { makeDirectory } from "../make-directory.js";
 
 export const VERIFY = defineCommand({
   name: "verify",
@@ -60,7 +61,7 @@ export async function verifyCommand(args: string[]): Promise<void> {
   const outcome = verifyHistory(history, progress ? { budgetMs, onProgress: progress } : { budgetMs });
   const reportFiles: string[] = [];
   if (values.report !== undefined) {
-    mkdirSync(values.report, { recursive: true });
+    makeDirectory(values.report);
     const summary = join(values.report, "summary.md");
     const timeline = join(values.report, "timeline.svg");
     const title = `binring run${history.meta?.seed === undefined ? "" : ` seed ${history.meta.seed}`}: ${outcome.result.toUpperCase()}`;
