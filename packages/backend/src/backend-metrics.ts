@@ -8,8 +8,9 @@
 // a Batch or a Pipe stream (as the SDK sends them): the same method label
 // either way, so the call rate does not depend on how clients batch.
 import { status } from "@grpc/grpc-js";
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { Gauge, Registry } from "prom-client";
 import type { BackendNode } from "./backend-node.js";
+import { type CounterSeries, type HistogramSeries, HotCounter, HotHistogram } from "./hot-metrics.js";
 import type { ReadinessState } from "./readiness.js";
 
 const READINESS_STATES: readonly ReadinessState[] = ["not-ready", "ready", "needs-fill"];
@@ -70,54 +71,52 @@ type UnaryHandler = (
   callback: (error: { code?: number } | null, ...rest: unknown[]) => void,
 ) => void;
 
-/** One method's series, looked up once: the hot path then allocates no label objects. */
+/** One method's series, looked up once: the hot path then allocates nothing (hot-metrics.ts). */
 interface MethodSeries {
-  byCode: Map<number, Counter.Internal>;
-  duration: { observe(value: number): void };
+  byCode: Map<number, CounterSeries>;
+  duration: HistogramSeries;
 }
 
 export class BackendMetrics {
   readonly registry = new Registry();
-  readonly #calls: Counter<"method" | "code">;
-  readonly #duration: Histogram<"method">;
-  readonly #applyEntries: Histogram;
-  readonly #batchOperations: Histogram;
-  readonly #redisDuration: Histogram;
+  readonly #calls: HotCounter;
+  readonly #duration: HotHistogram;
+  readonly #applyEntries: HistogramSeries;
+  readonly #batchOperations: HistogramSeries;
+  readonly #redisDuration: HistogramSeries;
   readonly #methods = new Map<string, MethodSeries>();
 
   constructor() {
     const registers = [this.registry];
-    this.#calls = new Counter({
+    this.#calls = new HotCounter({
       name: "binring_backend_calls_total",
       help: "Data calls answered, alone or inside a Batch or Pipe, by method and gRPC code",
-      labelNames: ["method", "code"],
       registers,
     });
-    this.#duration = new Histogram({
+    this.#duration = new HotHistogram({
       name: "binring_backend_call_duration_seconds",
       help: "Time to answer a data call, from its decoding to its result",
-      labelNames: ["method"],
       buckets: CALL_SECONDS_BUCKETS,
       registers,
     });
-    this.#applyEntries = new Histogram({
+    this.#applyEntries = new HotHistogram({
       name: "binring_backend_apply_entries",
       help: "Entries per Apply call (replication and keeper copies)",
       buckets: APPLY_ENTRIES_BUCKETS,
       registers,
-    });
-    this.#batchOperations = new Histogram({
+    }).series();
+    this.#batchOperations = new HotHistogram({
       name: "binring_backend_batch_operations",
       help: "Operations per Batch call or Pipe message",
       buckets: BATCH_OPERATIONS_BUCKETS,
       registers,
-    });
-    this.#redisDuration = new Histogram({
+    }).series();
+    this.#redisDuration = new HotHistogram({
       name: "binring_backend_redis_call_duration_seconds",
       help: "Time a Redis call took, queueing for its event-loop turn included",
       buckets: CALL_SECONDS_BUCKETS,
       registers,
-    });
+    }).series();
     for (const method of UNARY_METHODS) this.#series(method);
   }
 
@@ -175,7 +174,7 @@ export class BackendMetrics {
     const series = this.#series(method);
     let counter = series.byCode.get(code);
     if (!counter) {
-      counter = this.#calls.labels(method, codeName(code));
+      counter = this.#calls.series({ method, code: codeName(code) });
       series.byCode.set(code, counter);
     }
     counter.inc();
@@ -214,10 +213,9 @@ export class BackendMetrics {
   #series(method: string): MethodSeries {
     let series = this.#methods.get(method);
     if (!series) {
-      series = { byCode: new Map(), duration: this.#duration.labels(method) };
       // Every method's OK series exists from the start at 0, so a rate or an increase sees its first call.
-      this.#calls.inc({ method, code: "OK" }, 0);
-      this.#duration.zero({ method });
+      const ok = this.#calls.series({ method, code: "OK" });
+      series = { byCode: new Map([[status.OK, ok]]), duration: this.#duration.series({ method }) };
       this.#methods.set(method, series);
     }
     return series;
