@@ -30,7 +30,7 @@ export function backendCommandLine(
       ...(options.backendArgs ?? []),
     ],
     // The Redis URL carries its password: it goes by environment, which no process listing shows.
-    env: member.redis ? { BINRING_REDIS: member.redis.url } : {},
+    env: member.redis ? { BINRING_REDIS: member.redis.backendUrl } : {},
   };
 }
 

@@ -13,6 +13,8 @@ export interface RedisServerOptions {
   appendOnly?: boolean;
   /** How the append-only file is synced (when there is one). @default "always" */
   appendfsync?: "always" | "everysec";
+  /** Clients must AUTH with it. @default none */
+  password?: string;
 }
 
 export const RedisServer = {
@@ -26,6 +28,7 @@ export const RedisServer = {
         return await RedisProcess.start(`redis:${port}`, port, dir, {
           appendOnly: options.appendOnly ?? false,
           appendfsync: options.appendfsync ?? "always",
+          password: options.password,
         });
       } catch (error) {
         // Another process may have taken the port between picking and binding it.

@@ -38,7 +38,12 @@ export const BACKEND = defineCommand({
       description:
         "address to serve HTTP /metrics (Prometheus) on; port 0 picks a free one and logs it; none without it",
     },
-    redis: { type: "string", value: "URL", description: "the backend's own Redis, a redis:// URL" },
+    redis: {
+      type: "string",
+      value: "URL",
+      description:
+        "the backend's own Redis: redis://[:PASSWORD@]HOST:PORT, or unix:///PATH/redis.sock[?password=PASSWORD] on this machine (cheaper per call)",
+    },
     store: {
       type: "string",
       value: "redis|memory",
@@ -123,8 +128,10 @@ export async function backendCommand(args: string[]): Promise<void> {
       `binring backend: give --redis URL or --store memory (got ${flagName("store")} ${JSON.stringify(values.store)})`,
     );
   }
-  if (storeKind === "redis" && !values.redis?.startsWith("redis://")) {
-    throw new CliError(`${flagName("redis")} must be a redis:// URL, got ${JSON.stringify(values.redis)}`);
+  if (storeKind === "redis" && !/^(redis:\/\/|unix:\/\/\/)/.test(values.redis ?? "")) {
+    throw new CliError(
+      `${flagName("redis")} must be a redis://HOST:PORT or unix:///PATH URL, got ${JSON.stringify(values.redis)}`,
+    );
   }
   const tls = serverTls("backend", "backend", listen, values);
   if (!values.join && (values.advertise !== undefined || values.zone !== undefined)) {
