@@ -181,11 +181,21 @@ export class KeptMembership {
         if (this.#load !== "reading") return;
         this.#load = "read";
         if (stored === null) return;
-        const parsed = JSON.parse(stored) as Stored | StoredMember[];
-        const { self, records } = Array.isArray(parsed) ? { self: undefined, records: parsed } : parsed;
+        let self: string | undefined;
+        let records: Member[];
+        try {
+          const parsed = JSON.parse(stored) as Stored | StoredMember[];
+          ({ self, records } = Array.isArray(parsed)
+            ? { self: undefined, records: parsed.map(fromStored) }
+            : { self: parsed.self, records: parsed.records.map(fromStored) });
+        } catch (error) {
+          // Not what this backend stores: keepers send the records again; the address is taken anew.
+          this.logger?.warn({ err: (error as Error).message }, "stored membership unreadable; ignored");
+          return;
+        }
         this.#self ??= self;
         const merged = new Map(this.#records);
-        if (mergeMembers(merged, records.map(fromStored))) this.#keep(merged).catch(() => undefined);
+        if (mergeMembers(merged, records)) this.#keep(merged).catch(() => undefined);
       },
       () => {
         if (this.#load === "reading") this.#load = "not read";

@@ -68,6 +68,14 @@ describe("the member address of a backend", () => {
     expect(await node.membership.answer("another digest")).toMatchObject([{ address: IP, status: "member" }]);
   });
 
+  it("is taken anew when what the store holds is unreadable", async () => {
+    const engine = new MemoryEngine();
+    await engine.saveMembership("{not json");
+    const node = new BackendNode({ engine, limits: DEFAULT_LIMITS });
+    await expect(node.heartbeat(beat(NAME, { members: RECORDS }))).resolves.toMatchObject({ storeOk: true });
+    expect(await node.membership.keepers()).toEqual([]);
+  });
+
   it("must be an address", async () => {
     const node = new BackendNode({ engine: new MemoryEngine(), limits: DEFAULT_LIMITS });
     const refusal = node.heartbeat(beat("not an address"));

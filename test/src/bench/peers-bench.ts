@@ -100,7 +100,7 @@ once with \`--unsafe-no-fsync\` (the replication without the disk).`
   return {
     markdown: `## Peers: systems that answer a write once it is copied
 
-binring (${BACKENDS} backends, each with its own redis-server, the keepers \`binring dev\` starts) answers
+binring (${BACKENDS} backends, each with its own redis-server reached over its Unix socket, the keepers \`binring dev\` starts) answers
 a write once all three copies have it. Beside it, on free ports on this machine: a redis-server
 master with ${REPLICAS} replicas (REPLICAOF, no persistence, like the other Redis contenders), every
 SET followed by \`WAIT ${REPLICAS} ${WAIT_TIMEOUT_MS}\` in one pipeline on ioredis' one auto-pipelined
