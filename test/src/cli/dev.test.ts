@@ -128,6 +128,13 @@ it("binring dev refuses a --port-base whose layout runs past port 65535, with on
   );
 });
 
+it("binring dev refuses a --dir it cannot create, with one line, starting nothing", async () => {
+  const result = await runCli(["dev", "--insecure", "--dir", "/proc/binring-dev", "--port-base", "0"]);
+  expect(result.code).not.toBe(0);
+  expect(result.stderr.trim().split("\n")).toHaveLength(1);
+  expect(result.stderr).toContain("cannot create the directory /proc/binring-dev: ENOENT");
+});
+
 it("binring dev leaves nothing in the directory it runs in that git tracks or lint checks (README: dev, then test)", {
   timeout: 30_000,
 }, async () => {

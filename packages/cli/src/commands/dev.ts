@@ -82,6 +82,7 @@ export async function devCommand(args: string[]): Promise<void> {
   const dir = resolve(values.dir);
   const configPath = resolve(values.config);
   const logger = createLogger("dev");
+  makeDirectory(dir);
   const tlsDir = values.insecure ? undefined : join(dir, "certs");
   if (tlsDir) {
     makeDirectory(tlsDir);
