@@ -94,7 +94,7 @@ export class RedisEngine implements StoreEngine {
   readonly #dropBin: ScriptRunner;
   readonly #applies = new TurnBatch<PendingStoreCall>((pending) => this.#applyInChunks(pending));
   readonly #copies = new CopyLane(
-    (chunk) => this.#applyChunk(chunk),
+    (chunk) => this.#applyChunk(chunk, "copies"),
     (claim) => this.#applies.add(claim),
   );
   readonly #cache: StringCache;
@@ -190,7 +190,8 @@ export class RedisEngine implements StoreEngine {
     if (chunk.length > 0) void this.#applyChunk(chunk);
   }
 
-  async #applyChunk(chunk: PendingStoreCall[]): Promise<void> {
+  /** `from`: "copies" are repair and fill's entries (copy-lane.ts), which the read cache takes only for keys it holds. */
+  async #applyChunk(chunk: PendingStoreCall[], from: "clients" | "copies" = "clients"): Promise<void> {
     const startedAt = this.#cache.epoch;
     try {
       const args = applyScriptArguments(this.#keyPrefix, chunk);
@@ -210,7 +211,9 @@ export class RedisEngine implements StoreEngine {
           if (entry.kind === "set" && result === 1) {
             // The entry is the key's value now.
             const stored = { stamp: entry.stamp, value: entry.value };
-            this.#cache.observe(stringKey(entry.bin, entry.key), stored, startedAt);
+            const key = stringKey(entry.bin, entry.key);
+            if (from === "copies") this.#cache.observeCopy(key, stored, startedAt);
+            else this.#cache.observe(key, stored, startedAt);
           }
           if (entry.kind === "append" && result <= -3)
             refused ??= listLimitError(entry.key, -3 - result, entry.value);

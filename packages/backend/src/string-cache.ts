@@ -101,6 +101,17 @@ export class StringCache {
   }
 
   /**
+   * A set entry a copy (repair or fill) has just made the key's value: merged
+   * when the key is cached, and otherwise left out, as if evicted. A fill
+   * brings a backend every entry of its new share at once; cached, they would
+   * push out the keys clients read, and cost a cache insertion each.
+   */
+  observeCopy(key: string, stored: StoredString, startedAt: number): void {
+    if (this.#entries.has(key)) this.observe(key, stored, startedAt);
+    else this.#markEvicted();
+  }
+
+  /**
    * Forgets one key the store dropped behind the cache's back (a swept
    * tombstone), as an eviction: an observation that started before cannot
    * bring it back.

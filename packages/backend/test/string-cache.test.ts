@@ -116,6 +116,22 @@ describe("StringCache", () => {
     expect(cache.get("k")).toEqual(entry(30, "w"));
   });
 
+  it("takes a copied entry only for a key it holds, and lets no older read bring the key back", () => {
+    const cache = new StringCache(1 << 20);
+    cache.observe("hot", entry(5, "client"), cache.epoch);
+    const readStarted = cache.epoch;
+    cache.observeCopy("hot", entry(9, "copied"), cache.epoch);
+    expect(cache.get("hot")).toEqual(entry(9, "copied"));
+    cache.observeCopy("cold", entry(9, "copied"), cache.epoch);
+    expect(cache.get("cold")).toBeUndefined();
+    expect(cache.size).toBe(1);
+    // A read sent before the copy landed, answered after it: older than the store now holds.
+    cache.observe("cold", entry(3, "before the copy"), readStarted);
+    expect(cache.get("cold")).toBeUndefined();
+    cache.observe("cold", entry(9, "copied"), cache.epoch);
+    expect(cache.get("cold")).toEqual(entry(9, "copied"));
+  });
+
   it("keeps nothing when its bound is 0", () => {
     const cache = new StringCache(0);
     cache.observe("k", entry(1, "v"), cache.epoch);
