@@ -5,13 +5,17 @@
 // ideal, and foreground sets and gets during the move against idle. Done
 // twice: under a closed loop that takes all the machine gives (throughput),
 // and under a paced load well below that (latency, the machine not saturated).
+// The cluster's CPU during each (every backend, redis-server and keeper, from
+// /proc) says what a move costs with less noise than the latency does.
 import { setTimeout as sleep } from "node:timers/promises";
 import { addBackend, BinClient, removeBackend } from "@binring/client";
 import { DEFAULT_KEEPER_TIMING } from "@binring/keeper";
 import { newHistogram, type RawMeasurement, summarise } from "@binring/load";
 import { waitFor } from "../support/wait-for.js";
 import { type Binring, clusterStatus, startBinring } from "./contenders.js";
+import { binringProcesses } from "./cpu-cost.js";
 import { fmt, table } from "./measure.js";
+import { processCpuMicros } from "./process-cpu.js";
 import { bulkLoad } from "./repair-bench.js";
 import type { BenchResult } from "./result.js";
 import { type BenchSettings, progress } from "./settings.js";
@@ -33,7 +37,8 @@ const CHANGE_TIMEOUT_MS = 180_000;
  */
 const COMPLETION_POLL_MS = 250;
 
-type Measurement = ReturnType<typeof summarise>;
+/** A foreground load's numbers, and the cores the cluster used meanwhile. */
+type Measurement = ReturnType<typeof summarise> & { cpuMicros: number; wallMs: number; cores: number };
 
 /** A foreground load: runs until `stop` says so, latencies in µs. */
 interface Foreground {
@@ -86,6 +91,8 @@ export async function rebalanceBench(settings: BenchSettings): Promise<BenchResu
       fmt.ms(change.during.p99Ms),
       fmt.times(change.during.p99Ms, idleLoad.p99Ms),
       change.during.errors,
+      `${change.during.cores.toFixed(2)} (${idleLoad.cores.toFixed(2)})`,
+      change.copied > 0 ? fmt.ops(extraMicrosPerEntry(change, idleLoad)) : "–",
     ];
     const header = [
       "change",
@@ -97,12 +104,14 @@ export async function rebalanceBench(settings: BenchSettings): Promise<BenchResu
       "p99 during (ms)",
       "p99 vs idle",
       "errors",
+      "cluster cores during (idle)",
+      "extra CPU per entry copied (µs)",
     ];
     const idleLine = (foreground: Foreground, pairs: Pair[]) =>
       `${foreground.label}: ${pairs
         .map(
           ({ idle: load }) =>
-            `${fmt.ops(load.opsPerSecond)} ops/s, p50 ${fmt.ms(load.p50Ms)} ms, p99 ${fmt.ms(load.p99Ms)} ms`,
+            `${fmt.ops(load.opsPerSecond)} ops/s, p50 ${fmt.ms(load.p50Ms)} ms, p99 ${fmt.ms(load.p99Ms)} ms, cluster ${load.cores.toFixed(2)} cores`,
         )
         .join("; ")}`;
     const rows = (foreground: Foreground, pairs: Pair[]) =>
@@ -125,6 +134,11 @@ ${fmt.ops(DEFAULT_KEEPER_TIMING.rebalanceBytesPerSecond / 1024)} KiB/s read from
 the new replicas" is what the added backend holds at the end against its ideal share (a seventh of
 all copies). "Entries copied" counts every entry applied by the fill or the decommission's repair:
 a stretch is read from every live holder (HAZARDS.md 5), and each entry is applied once.
+"Cluster cores" is the CPU every backend, redis-server and keeper used while the change ran (from
+/proc), in cores, against the same measured idle; "extra CPU per entry copied" is that difference
+over the change's duration divided by the entries copied: what a move costs per entry, with far less
+noise than its latency. Under the closed loop the foreground does less while the move runs, so
+there it reads low; the paced load's figure is the one to compare between builds.
 
 Foreground, on ${FOREGROUND} bins of its own, a set then a get of each key, in the bench's process:
 a **closed loop** of one caller per bin takes all the machine gives, so it measures throughput, and
@@ -170,7 +184,7 @@ async function pair(
   ideal: number,
   idleMs: number,
 ): Promise<Pair> {
-  const idleLoad = await idle(foreground, idleMs);
+  const idleLoad = await idle(binring, foreground, idleMs);
   const added = await add(binring, foreground, ideal);
   return { idle: idleLoad, changes: [added, await remove(binring, foreground, leaving, ideal)] };
 }
@@ -240,6 +254,7 @@ async function during<T>(
   start: () => Promise<unknown>,
   complete: () => Promise<T | undefined>,
 ): Promise<{ ms: number; during: Measurement }> {
+  const cpuBefore = clusterCpu(binring);
   const startedAt = performance.now();
   await start();
   let done = false;
@@ -256,22 +271,58 @@ async function during<T>(
   progress(
     `rebalance: a change of ${binring.cluster.addresses.length} backends complete in ${fmt.ops(ms)} ms (${foreground.label})`,
   );
-  return { ms, during: measured(await load) };
+  const raw = await load;
+  return { ms, during: measured(raw, cpuBefore, clusterCpu(binring), performance.now() - startedAt) };
 }
 
-async function idle(foreground: Foreground, ms: number): Promise<Measurement> {
-  const endAt = performance.now() + ms;
-  const result = measured(await foreground.run(() => performance.now() >= endAt));
+async function idle(binring: Binring, foreground: Foreground, ms: number): Promise<Measurement> {
+  const cpuBefore = clusterCpu(binring);
+  const startedAt = performance.now();
+  const endAt = startedAt + ms;
+  const raw = await foreground.run(() => performance.now() >= endAt);
+  const result = measured(raw, cpuBefore, clusterCpu(binring), performance.now() - startedAt);
   progress(
     `rebalance: idle, ${foreground.label}: ${fmt.ops(result.opsPerSecond)} ops/s, p99 ${fmt.ms(result.p99Ms)} ms`,
   );
   return result;
 }
 
-function measured(raw: RawMeasurement): Measurement {
+/** The load's numbers, and the CPU the processes alive before and after used over `wallMs`. */
+function measured(
+  raw: RawMeasurement,
+  cpuBefore: ReadonlyMap<number, number>,
+  cpuAfter: ReadonlyMap<number, number>,
+  wallMs: number,
+): Measurement {
   const result = summarise(raw);
   raw.histogram.destroy();
-  return result;
+  let cpuMicros = 0;
+  for (const [pid, used] of cpuAfter) cpuMicros += used - (cpuBefore.get(pid) ?? used);
+  return { ...result, cpuMicros, wallMs, cores: cpuMicros / (wallMs * 1000) };
+}
+
+/** CPU used so far by every backend, redis-server and keeper of the cluster, µs by pid; one that exited is left out. */
+function clusterCpu(binring: Binring): Map<number, number> {
+  const groups = binringProcesses(binring);
+  const cpu = new Map<number, number>();
+  for (const pid of [
+    ...(groups.backends ?? []),
+    ...(groups["redis-servers"] ?? []),
+    ...(groups.keepers ?? []),
+  ]) {
+    try {
+      cpu.set(pid, processCpuMicros(pid));
+    } catch {
+      // Exited between listing and reading: its CPU is not counted.
+    }
+  }
+  return cpu;
+}
+
+/** The CPU a change used beyond the cluster's idle rate over the same time, per entry it copied. */
+function extraMicrosPerEntry(change: Change, idleLoad: Measurement): number {
+  const idleMicros = idleLoad.cores * change.during.wallMs * 1000;
+  return Math.max(0, change.during.cpuMicros - idleMicros) / change.copied;
 }
 
 /** The `i`-th call of a foreground load on `bin`: sets and gets of 100 keys in turn. */
