@@ -145,12 +145,14 @@ export class StorageService {
         return { applied: String(entries.length), clock: bigintToWire(this.node.clock.peek()) };
       }),
       Scan: (call) => {
+        // An error emitted, not destroy(): grpc-js sends a server stream's status only when it ends.
+        const fail = (error: unknown) => call.emit("error", toServiceError(error));
         const request: unknown = call.request;
         if (request instanceof Undecodable) {
-          call.destroy(toServiceError(request.error) as Error);
+          fail(request.error);
           return;
         }
-        this.#scan(call).catch((error: unknown) => call.destroy(toServiceError(error) as Error));
+        this.#scan(call).catch(fail);
       },
       Drop: unary(async (request) => ({
         bins: String(await this.node.drop(request.ranges, wireToBigint(request.epoch))),

@@ -54,16 +54,24 @@ export function applyRequestOfFrames(frames: readonly EntryFrame[], epoch: bigin
   return Buffer.concat([...frames, writer.finish()]);
 }
 
-/** Bytes of a varint holding `value` (a non-negative integer). */
-function varintBytes(value: bigint): number {
+/** Bytes of a varint holding `value` (a non-negative safe integer): counted without BigInt, which is slow. */
+function varintBytes(value: number): number {
   let bytes = 1;
-  for (let rest = value >> 7n; rest > 0n; rest >>= 7n) bytes++;
+  for (let rest = Math.floor(value / 128); rest > 0; rest = Math.floor(rest / 128)) bytes++;
+  return bytes;
+}
+
+/** Bytes of a varint holding a clock, which may pass the safe integers. */
+function clockVarintBytes(clock: bigint): number {
+  if (clock <= BigInt(Number.MAX_SAFE_INTEGER)) return varintBytes(Number(clock));
+  let bytes = 1;
+  for (let rest = clock >> 7n; rest > 0n; rest >>= 7n) bytes++;
   return bytes;
 }
 
 /** A length-delimited field: its tag, its length, and `length` bytes. */
 function delimitedBytes(length: number): number {
-  return 1 + varintBytes(BigInt(length)) + length;
+  return 1 + varintBytes(length) + length;
 }
 
 /**
@@ -75,10 +83,10 @@ export function entryFrameBytes(entry: Entry): number {
   // Stamp: clock (tag, varint), writer, seq (tag, varint).
   const stamp =
     1 +
-    varintBytes(entry.stamp.clock) +
+    clockVarintBytes(entry.stamp.clock) +
     delimitedBytes(Buffer.byteLength(entry.stamp.writer)) +
     1 +
-    varintBytes(BigInt(entry.stamp.seq));
+    varintBytes(entry.stamp.seq);
   // Entry: bin, key, kind (tag and a one-byte enum), value, stamp.
   const message =
     delimitedBytes(Buffer.byteLength(entry.bin)) +

@@ -40,6 +40,11 @@ describe("entry frames", () => {
         key: "k".repeat(16_383),
         stamp: { clock: 2n ** 63n, writer: "0123456789abcdef", seq: 128 },
       },
+      // Around the largest safe integer, and the largest clock.
+      ...[2n ** 53n - 1n, 2n ** 53n, 2n ** 56n - 1n, 2n ** 56n, 2n ** 64n - 1n].map((clock) => ({
+        ...entries[0]!,
+        stamp: { clock, writer: "0123456789abcdef", seq: 2 ** 28 },
+      })),
     ];
     for (const entry of varied) {
       const [frame] = splitEntryFrames(Scan.responseSerialize({ entries: [entryToWire(entry)] }));
