@@ -3,6 +3,9 @@ import { defineConfig } from "vitest/config";
 /** Run alone, after everything else: a 60 s chaos run or tens of megabytes beside other clusters on two cores stalls. */
 const SERIAL = ["test/src/chaos/**/*.test.ts", "test/src/heavy/**/*.test.ts"];
 
+/** Tells test support that a test failed, so a stopping cluster prints its logs' last lines. */
+const FAILED_TESTS = "test/src/support/failed-tests-setup.ts";
+
 export default defineConfig({
   test: {
     exclude: ["**/node_modules/**", "**/dist/**"],
@@ -24,13 +27,19 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "integration", include: ["test/src/**/*.test.ts"], exclude: SERIAL },
+        test: {
+          name: "integration",
+          include: ["test/src/**/*.test.ts"],
+          exclude: SERIAL,
+          setupFiles: [FAILED_TESTS],
+        },
       },
       {
         extends: true,
         test: {
           name: "serial",
           include: SERIAL,
+          setupFiles: [FAILED_TESTS],
           fileParallelism: false,
           sequence: { groupOrder: 1 },
         },

@@ -8,6 +8,7 @@ import {
   type RedisProcess,
 } from "@binring/launcher";
 import { CLI_MAIN } from "./binring-process.js";
+import { anyTestFailed, printLogTails } from "./failed-tests.js";
 
 /** Keeper timing for tests: dead within about a second, leases shorter than that. */
 export const FAST_KEEPER_ARGS = [
@@ -56,12 +57,21 @@ export interface LocalCluster extends Omit<Launcher, "members" | "member"> {
 }
 
 export const LocalCluster = {
-  start: (options: LocalClusterOptions): Promise<LocalCluster> =>
-    Launcher.start({
+  start: async (options: LocalClusterOptions): Promise<LocalCluster> => {
+    const cluster = (await Launcher.start({
       cli: CLI_MAIN,
       store: "redis",
       keeperArgs: FAST_KEEPER_ARGS,
       stopSignal: "SIGKILL",
       ...options,
-    }) as Promise<LocalCluster>,
+    })) as LocalCluster;
+    // Its logs go with its directory: after a failed test, print what they end with first.
+    const stop = cluster.stop.bind(cluster);
+    return Object.assign(cluster, {
+      stop: async () => {
+        if (anyTestFailed()) printLogTails(cluster.dir);
+        await stop();
+      },
+    });
+  },
 };
