@@ -7,7 +7,6 @@
 // stream stops being read while MAX_OPERATIONS_IN_FLIGHT of its operations run
 // or its replies wait on the caller's flow control. The sizes are counted in message-sizes.ts.
 
-import { setTimeout as sleep } from "node:timers/promises";
 import type {
   BatchReply,
   BatchRequest__Output,
@@ -20,7 +19,6 @@ import type {
   OperationResult,
   OperationResult__Output,
   PatternRequest__Output,
-  ScanRequest__Output,
   SetRequest__Output,
   StorageControlHandlers,
   StorageHandlers,
@@ -30,13 +28,10 @@ import type {
 import {
   bigintToWire,
   type EntryKind,
-  entryFrameBytes,
   entryFromWire,
-  entryToWire,
   fromOperationError,
   InvalidArgumentError,
   loadProtocol,
-  MAX_SCAN_BATCH,
   MESSAGE_BUDGET_BYTES,
   stampFromWire,
   stampToWire,
@@ -53,20 +48,11 @@ import { type BackendMetrics, operationMethod } from "./backend-metrics.js";
 import type { BackendNode } from "./backend-node.js";
 import { heartbeatCommandFromWire, heartbeatReplyToWire } from "./heartbeat-wire.js";
 import type { LinkStream, PipeStream } from "./link-stream.js";
-import {
-  byBytes,
-  capReply,
-  checkOperationCount,
-  checkResultSize,
-  entryBytes,
-  resultBytes,
-} from "./message-sizes.js";
+import { byBytes, capReply, checkOperationCount, checkResultSize, resultBytes } from "./message-sizes.js";
 import type { PeerLinks } from "./peer-links.js";
-import { ScanPace } from "./scan-pace.js";
+import { serveScan, withEncodedScanReplies } from "./scan-stream.js";
 import { WriteCoordination } from "./write-coordination.js";
 
-/** Entries per streamed Scan message unless the caller asks otherwise (and never past MESSAGE_BUDGET_BYTES). */
-const DEFAULT_SCAN_BATCH = 500;
 /** Operations one Pipe stream may have running; past it the stream is not read until some finish. */
 export const MAX_OPERATIONS_IN_FLIGHT = 1024;
 /** HTTP/2 streams per connection (grpc.max_concurrent_streams). */
@@ -152,7 +138,7 @@ export class StorageService {
           fail(request.error);
           return;
         }
-        this.#scan(call).catch(fail);
+        serveScan(call, (...args) => this.node.scan(...args), this.logger).catch(fail);
       },
       Drop: unary(async (request) => ({
         bins: String(await this.node.drop(request.ranges, wireToBigint(request.epoch))),
@@ -170,7 +156,7 @@ export class StorageService {
       this.metrics?.instrument(handlers) ?? handlers,
     );
     server.addService(
-      withTolerantDecoding(loadProtocol().StorageControl.service),
+      withEncodedScanReplies(withTolerantDecoding(loadProtocol().StorageControl.service)),
       this.metrics?.instrument(control) ?? control,
     );
   }
@@ -178,6 +164,11 @@ export class StorageService {
   #batch(operations: Operation__Output[]): Promise<OperationResult[]> {
     this.metrics?.batch(operations.length);
     return Promise.all(operations.map((op) => this.#operation(op)));
+  }
+
+  /** Serves a link (link-stream.ts) as it serves a gRPC Pipe stream. */
+  serveLink(link: LinkStream): void {
+    this.#pipe(link);
   }
 
   /**
@@ -189,11 +180,6 @@ export class StorageService {
    * caller's flow control, so HTTP/2 pushes back on a caller that sends faster
    * than it reads.
    */
-  /** Serves a link (link-stream.ts) as it serves a gRPC Pipe stream. */
-  serveLink(link: LinkStream): void {
-    this.#pipe(link);
-  }
-
   #pipe(call: PipeStream): void {
     let operations = 0;
     let batches = 0;
@@ -354,44 +340,9 @@ export class StorageService {
       : await this.node.tick(target, atLeast);
     return { clock: bigintToWire(clock) };
   }
-
-  async #scan(call: grpc.ServerWritableStream<ScanRequest__Output, unknown>) {
-    const batchSize = Math.min(call.request.batchSize || DEFAULT_SCAN_BATCH, MAX_SCAN_BATCH);
-    const pace = new ScanPace(call.request.bytesPerSecond, performance.now.bind(performance));
-    const cancelled = new AbortController();
-    call.once("cancelled", () => cancelled.abort());
-    let sent = 0;
-    for await (const batch of this.node.scan(call.request.ranges, batchSize)) {
-      for (const entries of byBytes(batch, entryBytes, MESSAGE_BUDGET_BYTES)) {
-        if (call.cancelled) return;
-        sent += entries.length;
-        if (!call.write({ entries: entries.map(entryToWire) })) {
-          await new Promise((resolve) => call.once("drain", resolve));
-        }
-        if (!pace.paced) continue;
-        let bytes = 0;
-        for (const entry of entries) bytes += entryFrameBytes(entry);
-        for (let waitMs = pace.sent(bytes); waitMs > 0; waitMs = pace.sent(0)) {
-          if (!(await pause(waitMs, cancelled.signal))) return;
-        }
-      }
-    }
-    this.logger.debug({ entries: sent, ranges: call.request.ranges.length }, "scan finished");
-    call.end();
-  }
 }
 
 /** A gRPC Pipe call as the stream the Pipe handler serves; failing it ends the call with the error's status. */
 function grpcPipe(call: grpc.ServerDuplexStream<BatchRequest__Output, BatchReply>): PipeStream {
   return Object.assign(call, { fail: (error: unknown) => call.emit("error", toServiceError(error)) });
-}
-
-/** Waits `ms`; false when the call was cancelled meanwhile. */
-async function pause(ms: number, signal: AbortSignal): Promise<boolean> {
-  try {
-    await sleep(ms, undefined, { signal });
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -10,7 +10,13 @@ export {
   ringMembers,
 } from "./cluster-config.js";
 export type { ApplyOutcome, Entry, EntryKind } from "./entry.js";
-export { applyRequestOfFrames, type EntryFrame, entryFrameBytes, splitEntryFrames } from "./entry-frames.js";
+export {
+  applyRequestOfFrames,
+  type EntryFrame,
+  encodeEntryBatch,
+  entryFrameBytes,
+  splitEntryFrames,
+} from "./entry-frames.js";
 export {
   AnotherMemberError,
   BinringError,

@@ -1,10 +1,12 @@
 // Entries kept encoded between a Scan reply and an Apply request (entry-frames.ts):
 // the frames of a message are its entries' bytes, and an Apply request built
-// from them decodes to the same entries, under any epoch up to 2^64 - 1.
+// from them decodes to the same entries, under any epoch up to 2^64 - 1. A
+// Scan reply written field by field is byte for byte what protobufjs writes.
 import { describe, expect, it } from "vitest";
 import {
   applyRequestOfFrames,
   type Entry,
+  encodeEntryBatch,
   entryFrameBytes,
   entryFromWire,
   entryToWire,
@@ -50,6 +52,15 @@ describe("entry frames", () => {
       const [frame] = splitEntryFrames(Scan.responseSerialize({ entries: [entryToWire(entry)] }));
       expect(entryFrameBytes(entry), entry.key.slice(0, 3)).toBe(frame!.length);
     }
+    // Written field by field, a Scan reply is the same bytes, entry by entry and as a whole.
+    for (const entry of varied) {
+      const expected = Scan.responseSerialize({ entries: [entryToWire(entry)] });
+      expect(encodeEntryBatch([entry]).equals(expected), entry.key.slice(0, 3)).toBe(true);
+    }
+    expect(
+      encodeEntryBatch(varied).equals(Scan.responseSerialize({ entries: varied.map(entryToWire) })),
+    ).toBe(true);
+    expect(encodeEntryBatch([])).toHaveLength(0);
   });
 
   it("splits a Scan reply into one frame per entry, and an Apply request of them decodes to the same entries", () => {
