@@ -187,4 +187,26 @@ describe("garbage on the wire", () => {
     expect(status.details).toMatch(/^Pipe: the request \(3 bytes\) is not a valid binring\.v1 message: /);
     await expectIntact();
   });
+
+  it("ends a Scan whose request is not protobuf with INVALID_ARGUMENT at once, not silence", async () => {
+    const raw = new grpc.Client(backend.address, grpc.credentials.createInsecure());
+    const startedAt = performance.now();
+    const status = await new Promise<grpc.ServiceError>((resolve) => {
+      const stream = raw.makeServerStreamRequest(
+        "/binring.v1.StorageControl/Scan",
+        (bytes: Buffer) => bytes,
+        (bytes: Buffer) => bytes,
+        // Field 1 (ranges), length-delimited, claiming 100 bytes that never come.
+        Buffer.from([0x0a, 0x64]),
+      );
+      stream.on("data", () => {});
+      stream.on("error", (error: grpc.ServiceError) => resolve(error));
+    });
+    raw.close();
+    expect(status.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(status.details).toMatch(/^Scan: the request \(2 bytes\) is not a valid binring\.v1 message: /);
+    // A keeper's copy would otherwise wait out its idle timeout (a minute) for a status.
+    expect(performance.now() - startedAt).toBeLessThan(5000);
+    await expectIntact();
+  });
 });
