@@ -14,7 +14,6 @@ export {
   applyRequestOfFrames,
   type EntryFrame,
   encodeEntryBatch,
-  entryFrameBytes,
   splitEntryFrames,
 } from "./entry-frames.js";
 export {

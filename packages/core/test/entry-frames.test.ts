@@ -7,7 +7,6 @@ import {
   applyRequestOfFrames,
   type Entry,
   encodeEntryBatch,
-  entryFrameBytes,
   entryFromWire,
   entryToWire,
   loadProtocol,
@@ -29,7 +28,7 @@ const entries: Entry[] = [
 ];
 
 describe("entry frames", () => {
-  it("counts each entry's frame to the byte, whatever the lengths of its fields", () => {
+  it("writes a Scan reply field by field in the bytes protobufjs writes, whatever the lengths of its fields", () => {
     const varied: Entry[] = [
       ...entries,
       {
@@ -48,11 +47,6 @@ describe("entry frames", () => {
         stamp: { clock, writer: "0123456789abcdef", seq: 2 ** 28 },
       })),
     ];
-    for (const entry of varied) {
-      const [frame] = splitEntryFrames(Scan.responseSerialize({ entries: [entryToWire(entry)] }));
-      expect(entryFrameBytes(entry), entry.key.slice(0, 3)).toBe(frame!.length);
-    }
-    // Written field by field, a Scan reply is the same bytes, entry by entry and as a whole.
     for (const entry of varied) {
       const expected = Scan.responseSerialize({ entries: [entryToWire(entry)] });
       expect(encodeEntryBatch([entry]).equals(expected), entry.key.slice(0, 3)).toBe(true);
