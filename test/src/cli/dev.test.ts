@@ -216,3 +216,86 @@ it.each([
   await dev.kill("SIGTERM");
   expect(await dev.waitExit()).toEqual({ code: 0, signal: null });
 });
+
+/**
+ * A --port-base whose whole layout is free now: backends from it, keepers +500
+ * (HTTP +600), backends' HTTP +800, Redis +1000. Above Linux's ephemeral range,
+ * where neither outgoing connections nor freePort (which picks below it) go.
+ */
+async function freePortBase(backends: number, keepers: number): Promise<number> {
+  const offsets = [
+    ...Array.from({ length: backends }, (_, i) => [i, 800 + i, 1000 + i]).flat(),
+    ...Array.from({ length: keepers }, (_, i) => [500 + i, 600 + i]).flat(),
+  ];
+  for (;;) {
+    const base = 61_000 + Math.floor(Math.random() * 3_500);
+    const taken = await Promise.all(offsets.map((offset) => listening(base + offset)));
+    if (!taken.includes(true)) return base;
+  }
+}
+
+it("binring dev refuses to start on data a run on other ports left in --dir, in one line; --fresh starts empty", {
+  timeout: 60_000,
+}, async () => {
+  dir = mkdtempSync(join(tmpdir(), "binring-dev-again-"));
+  const config = join(dir, "binring.json");
+  const flags = ["--insecure", "--port-base", "0", "--keepers", "1", "--backends", "3", "--dir", dir];
+  const startDev = async (extra: string[] = []) => {
+    const started = await ChildProcess.spawn(
+      "binring dev",
+      process.execPath,
+      [CLI_MAIN, "dev", ...flags, "--config", config, ...extra],
+      { readyLine: /^ {2}cluster file: /, timeoutMs: 20_000 },
+    );
+    dev = started.child;
+    await waitFor("binring dev's output to end", () => /^ {2}logs: /m.test(dev!.output()));
+  };
+  const stopDev = async () => {
+    await dev!.kill("SIGTERM");
+    expect(await dev!.waitExit()).toEqual({ code: 0, signal: null });
+    dev = undefined;
+  };
+  await startDev();
+  expect((await runCli(["set", "--config", config, "--bin", "b", "k", "v"])).code).toBe(0);
+  await stopDev();
+  // --port-base 0 picks new ports: the keepers would find every backend a stranger and serve nothing.
+  const again = await runCli(["dev", ...flags, "--config", config]);
+  expect(again.code).toBe(2);
+  expect(again.stderr.trim().split("\n")).toHaveLength(1);
+  expect(again.stderr).toContain(`${dir} holds the data of a cluster that ran on free ports (--port-base 0)`);
+  expect(again.stderr).toContain("add --fresh to delete that data and start empty");
+  await startDev(["--fresh"]);
+  expect((await runCli(["get", "--config", config, "--bin", "b", "k"])).stdout.trim()).toBe("(nil)");
+  expect((await runCli(["set", "--config", config, "--bin", "b", "k", "w"])).code).toBe(0);
+  expect((await runCli(["get", "--config", config, "--bin", "b", "k"])).stdout.trim()).toBe("w");
+  await stopDev();
+});
+
+it("binring dev starts again on its own data when run as before, and names those flags when not", {
+  timeout: 60_000,
+}, async () => {
+  dir = mkdtempSync(join(tmpdir(), "binring-dev-same-"));
+  const config = join(dir, "binring.json");
+  const portBase = await freePortBase(3, 1);
+  const flags = ["--insecure", "--port-base", String(portBase), "--keepers", "1", "--backends", "3"];
+  const args = ["dev", ...flags, "--dir", dir, "--config", config];
+  for (const value of ["v", "w"]) {
+    const started = await ChildProcess.spawn("binring dev", process.execPath, [CLI_MAIN, ...args], {
+      readyLine: /^ {2}cluster file: /,
+      timeoutMs: 20_000,
+    });
+    dev = started.child;
+    await waitFor("binring dev's output to end", () => /^ {2}logs: /m.test(dev!.output()));
+    if (value === "w") {
+      // The second run serves what the first one wrote.
+      expect((await runCli(["get", "--config", config, "--bin", "b", "k"])).stdout.trim()).toBe("v");
+    }
+    expect((await runCli(["set", "--config", config, "--bin", "b", "k", value])).code).toBe(0);
+    await dev.kill("SIGTERM");
+    expect(await dev.waitExit()).toEqual({ code: 0, signal: null });
+    dev = undefined;
+  }
+  const more = await runCli([...args.slice(0, 6), "--backends", "4", "--dir", dir, "--config", config]);
+  expect(more.code).toBe(2);
+  expect(more.stderr).toContain(`run it with --port-base ${portBase} --backends 3 --keepers 1, add --fresh`);
+});

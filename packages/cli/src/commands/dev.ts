@@ -3,14 +3,22 @@
 // the memory engine when no redis-server is installed. Secure by default: it
 // makes certificates under --dir (keeping their CA across runs), runs every
 // process with mutual TLS, and names the client certificate in the binring.json
-// it writes. Runs until Ctrl-C.
+// it writes. Its data stays under --dir for the next run, which must run as
+// this one did (dev-layout.ts) unless --fresh deletes it. Runs until Ctrl-C.
 import { join, resolve } from "node:path";
-import { type Appendfsync, LocalCluster } from "@binring/launcher";
+import { type Appendfsync, hasRedisServer, LocalCluster } from "@binring/launcher";
 import { flagName, parseFlags, parseNonNegativeInt, parsePositiveInt } from "../args.js";
 import { writeClusterCertificates } from "../certificate-authority.js";
 import { CliError } from "../cli-error.js";
 import { CLI_MAIN } from "../cli-main.js";
 import { defineCommand } from "../command.js";
+import {
+  deleteClusterData,
+  layoutConflict,
+  plannedLayout,
+  recordedLayout,
+  recordLayout,
+} from "../dev-layout.js";
 import { createLogger } from "../logger.js";
 import { makeDirectory } from "../make-directory.js";
 import { onShutdown } from "../shutdown.js";
@@ -45,6 +53,11 @@ const FLAGS = {
   insecure: {
     type: "boolean",
     description: "run without TLS: any local process may then call every backend and keeper",
+  },
+  fresh: {
+    type: "boolean",
+    description:
+      "delete the data an earlier run left under --dir first (needed to run it on other ports or counts)",
   },
 } as const;
 
@@ -83,6 +96,12 @@ export async function devCommand(args: string[]): Promise<void> {
   const configPath = resolve(values.config);
   const logger = createLogger("dev");
   makeDirectory(dir);
+  if (values.fresh) deleteClusterData(dir);
+  const recorded = hasRedisServer() ? recordedLayout(dir) : undefined;
+  if (recorded) {
+    const conflict = layoutConflict(dir, recorded, plannedLayout(portBase, backendCount, keeperCount));
+    if (conflict) throw new CliError(conflict);
+  }
   const tlsDir = values.insecure ? undefined : join(dir, "certs");
   if (tlsDir) {
     makeDirectory(tlsDir);
@@ -101,6 +120,8 @@ export async function devCommand(args: string[]): Promise<void> {
     logger,
   });
   onShutdown(logger, () => cluster.stop());
+  if (cluster.usesRedis)
+    recordLayout(dir, { portBase, backends: cluster.backends, keepers: cluster.keepers });
   const table = cluster
     .describe()
     .map((row) => `  ${row.map((cell) => cell.padEnd(24)).join("")}`)
