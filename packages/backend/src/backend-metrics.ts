@@ -37,7 +37,6 @@ export const UNARY_METHODS = [
   "Apply",
   "Drop",
   "Empty",
-  "Heartbeat",
 ] as const;
 
 const OPERATION_METHODS = new Map<string, string>([
@@ -117,7 +116,8 @@ export class BackendMetrics {
       buckets: CALL_SECONDS_BUCKETS,
       registers,
     }).series();
-    for (const method of UNARY_METHODS) this.#series(method);
+    // Heartbeats come on a stream and are counted one by one (heartbeat-stream.ts).
+    for (const method of [...UNARY_METHODS, "Heartbeat"]) this.#series(method);
   }
 
   /** Adds the gauges read from the node at scrape time (the node is made after its engine, which reports Redis calls here). */

@@ -46,6 +46,7 @@ import type { Logger } from "pino";
 import type { CallTarget } from "./backend-calls.js";
 import { type BackendMetrics, operationMethod } from "./backend-metrics.js";
 import type { BackendNode } from "./backend-node.js";
+import { serveHeartbeats } from "./heartbeat-stream.js";
 import { heartbeatCommandFromWire, heartbeatReplyToWire } from "./heartbeat-wire.js";
 import type { LinkStream, PipeStream } from "./link-stream.js";
 import { byBytes, capReply, checkOperationCount, checkResultSize, resultBytes } from "./message-sizes.js";
@@ -147,9 +148,14 @@ export class StorageService {
         const emptied = await this.node.empty(request.incarnation, wireToBigint(request.ownerTerm));
         return { bins: String(emptied.bins), incarnation: emptied.incarnation };
       }),
-      Heartbeat: unary(async (request) =>
-        heartbeatReplyToWire(await this.node.heartbeat(heartbeatCommandFromWire(request))),
-      ),
+      Heartbeats: (call) =>
+        serveHeartbeats(
+          call,
+          async (request) =>
+            heartbeatReplyToWire(await this.node.heartbeat(heartbeatCommandFromWire(request))),
+          this.logger,
+          (code, startedMs) => this.metrics?.call("Heartbeat", code, startedMs),
+        ),
     };
     server.addService(
       withTolerantDecoding(loadProtocol().Storage.service),

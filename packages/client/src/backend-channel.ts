@@ -42,6 +42,7 @@ import {
 } from "@binring/core";
 import * as grpc from "@grpc/grpc-js";
 import { BACKEND_CHANNEL_OPTIONS } from "./backend-channel-options.js";
+import { HeartbeatStream } from "./heartbeat-stream.js";
 import { untilSilent } from "./idle-stream.js";
 import { LinkPipe } from "./link-pipe.js";
 import { operationBytes } from "./operation-bytes.js";
@@ -103,6 +104,8 @@ export class BackendChannel {
   /** The open stream; undefined until the first batch and after the stream failed. */
   #pipe: Pipe | undefined;
   readonly #inFlight = new Map<number, InFlightBatch>();
+  /** A keeper's heartbeats, on a stream of their own; undefined until the first. */
+  #heartbeats: HeartbeatStream | undefined;
   #lastBatchId = 0;
   /** Batches and operations sent on pipes so far: their ratio is the mean batch size. */
   readonly sent = { batches: 0, operations: 0 };
@@ -347,12 +350,11 @@ export class BackendChannel {
     });
   }
 
-  heartbeat(request: HeartbeatRequest, timeoutMs?: number): Promise<HeartbeatReply__Output> {
-    return new Promise((resolve, reject) => {
-      this.#control.Heartbeat(request, { deadline: this.#deadline(timeoutMs) }, (error, reply) =>
-        error || !reply ? reject(this.#failure(error)) : resolve(reply),
-      );
-    });
+  heartbeat(request: HeartbeatRequest, timeoutMs = this.#callTimeoutMs): Promise<HeartbeatReply__Output> {
+    this.#heartbeats ??= new HeartbeatStream(this.#control, this.address, (error) =>
+      callFailure(error, this.address),
+    );
+    return this.#heartbeats.send(request, timeoutMs);
   }
 
   #failure(error: grpc.ServiceError | null): BinringError {
@@ -373,6 +375,7 @@ export class BackendChannel {
       // An open stream would keep the channel, and so the process, alive.
       pipe.cancel();
     }
+    this.#heartbeats?.close();
     this.#client.close();
   }
 }

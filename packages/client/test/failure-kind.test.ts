@@ -7,6 +7,8 @@ import { type AddressInfo, createServer } from "node:net";
 import {
   ConnectionRefusedError,
   errorFromStatus,
+  type HeartbeatAnswer,
+  type HeartbeatCall__Output,
   loadProtocol,
   NotReadyError,
   PermissionDeniedError,
@@ -14,6 +16,7 @@ import {
   StatusCode,
   StoreUnavailableError,
   TimeoutError,
+  toOperationError,
   toServiceError,
   UnavailableError,
 } from "@binring/core";
@@ -69,13 +72,16 @@ describe("classifyFailure", () => {
 });
 
 describe("BackendChannel to a server that fails calls", () => {
-  it("rebuilds a unary call's error class and a stale view's epochs from the trailers", async () => {
+  it("rebuilds the error class and a stale view's epochs from a unary call's trailers and a heartbeat's answer", async () => {
     const server = new grpc.Server();
     server.addService(loadProtocol().StorageControl.service, {
       Drop: (_call: unknown, callback: grpc.sendUnaryData<never>) =>
         callback(toServiceError(new StoreUnavailableError("the store went away"))),
-      Heartbeat: (_call: unknown, callback: grpc.sendUnaryData<never>) =>
-        callback(toServiceError(new StaleEpochError(3n, 5n))),
+      // Each heartbeat answered with the error it failed with, by its id.
+      Heartbeats: (call: grpc.ServerDuplexStream<HeartbeatCall__Output, HeartbeatAnswer>) =>
+        call.on("data", ({ id }: HeartbeatCall__Output) =>
+          call.write({ id, error: toOperationError(new StaleEpochError(3n, 5n)) }),
+        ),
     });
     const port = await new Promise<number>((resolve, reject) =>
       server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) =>
@@ -107,7 +113,7 @@ async function closedPort(): Promise<number> {
 }
 
 describe("BackendChannel to a port nothing listens on", () => {
-  it("fails Pipe operations and unary calls with ConnectionRefusedError", async () => {
+  it("fails Pipe operations, unary calls and heartbeats with ConnectionRefusedError", async () => {
     const channel = new BackendChannel(`127.0.0.1:${await closedPort()}`, { callTimeoutMs: 5000 });
     try {
       const piped = await channel.execute({ clock: { target: { bin: "b" } } }).catch((error) => error);
@@ -115,6 +121,8 @@ describe("BackendChannel to a port nothing listens on", () => {
       expect(classifyFailure(piped)).toBe("gone");
       const unary = await channel.drop([], 0n).catch((error) => error);
       expect(unary).toBeInstanceOf(ConnectionRefusedError);
+      const heartbeat = await channel.heartbeat({}).catch((error) => error);
+      expect(heartbeat).toBeInstanceOf(ConnectionRefusedError);
     } finally {
       channel.close();
     }

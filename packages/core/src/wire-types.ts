@@ -23,6 +23,8 @@ export type * from "./generated/binring/v1/ErrorReason.js";
 export type * from "./generated/binring/v1/GetReply.js";
 export type * from "./generated/binring/v1/GetRequest.js";
 export type * from "./generated/binring/v1/GetViewRequest.js";
+export type * from "./generated/binring/v1/HeartbeatAnswer.js";
+export type * from "./generated/binring/v1/HeartbeatCall.js";
 export type * from "./generated/binring/v1/HeartbeatReply.js";
 export type * from "./generated/binring/v1/HeartbeatRequest.js";
 export type * from "./generated/binring/v1/Keeper.js";

@@ -188,6 +188,54 @@ describe("garbage on the wire", () => {
     await expectIntact();
   });
 
+  it("ends a Heartbeats stream whose message is not protobuf with INVALID_ARGUMENT at once", async () => {
+    const raw = new grpc.Client(backend.address, grpc.credentials.createInsecure());
+    const status = await new Promise<grpc.ServiceError>((resolve) => {
+      const stream = raw.makeBidiStreamRequest(
+        "/binring.v1.StorageControl/Heartbeats",
+        (bytes: Buffer) => bytes,
+        (bytes: Buffer) => bytes,
+      );
+      stream.on("data", () => {});
+      stream.on("error", (error: grpc.ServiceError) => resolve(error));
+      // Field 2 (heartbeat), length-delimited, claiming 127 bytes that never come.
+      stream.write(Buffer.from([0x12, 0x7f, 0x0a]));
+    });
+    raw.close();
+    expect(status.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(status.details).toMatch(
+      /^Heartbeats: the request \(3 bytes\) is not a valid binring\.v1 message: /,
+    );
+    await expectIntact();
+  });
+
+  it("answers a heartbeat call that carries no heartbeat INVALID_ARGUMENT by its id, and the stream goes on", async () => {
+    const { StorageControl } = loadProtocol();
+    const control = new StorageControl(backend.address, grpc.credentials.createInsecure());
+    const answers: { id: string; outcome: string; error?: { code: number; message: string } | null }[] = [];
+    const stream = control.Heartbeats();
+    stream.on("error", () => {});
+    const twoAnswers = new Promise<void>((resolve) =>
+      stream.on("data", (answer: (typeof answers)[number]) => {
+        answers.push(answer);
+        if (answers.length === 2) resolve();
+      }),
+    );
+    stream.write({ id: "18446744073709551615" });
+    stream.write({ id: "1", heartbeat: { keeper: "k" } });
+    await twoAnswers;
+    stream.cancel();
+    control.close();
+    const byId = new Map(answers.map((answer) => [answer.id, answer]));
+    expect(byId.get("18446744073709551615")).toMatchObject({ outcome: "error" });
+    expect(byId.get("18446744073709551615")!.error).toMatchObject({
+      code: grpc.status.INVALID_ARGUMENT,
+      message: "Heartbeats: call 18446744073709551615 carries no heartbeat",
+    });
+    expect(byId.get("1")).toMatchObject({ outcome: "reply" });
+    await expectIntact();
+  });
+
   it("ends a Scan whose request is not protobuf with INVALID_ARGUMENT at once, not silence", async () => {
     const raw = new grpc.Client(backend.address, grpc.credentials.createInsecure());
     const startedAt = performance.now();

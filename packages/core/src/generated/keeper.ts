@@ -22,6 +22,8 @@ import type { EntryBatch as _binring_v1_EntryBatch, EntryBatch__Output as _binri
 import type { GetReply as _binring_v1_GetReply, GetReply__Output as _binring_v1_GetReply__Output } from './binring/v1/GetReply.js';
 import type { GetRequest as _binring_v1_GetRequest, GetRequest__Output as _binring_v1_GetRequest__Output } from './binring/v1/GetRequest.js';
 import type { GetViewRequest as _binring_v1_GetViewRequest, GetViewRequest__Output as _binring_v1_GetViewRequest__Output } from './binring/v1/GetViewRequest.js';
+import type { HeartbeatAnswer as _binring_v1_HeartbeatAnswer, HeartbeatAnswer__Output as _binring_v1_HeartbeatAnswer__Output } from './binring/v1/HeartbeatAnswer.js';
+import type { HeartbeatCall as _binring_v1_HeartbeatCall, HeartbeatCall__Output as _binring_v1_HeartbeatCall__Output } from './binring/v1/HeartbeatCall.js';
 import type { HeartbeatReply as _binring_v1_HeartbeatReply, HeartbeatReply__Output as _binring_v1_HeartbeatReply__Output } from './binring/v1/HeartbeatReply.js';
 import type { HeartbeatRequest as _binring_v1_HeartbeatRequest, HeartbeatRequest__Output as _binring_v1_HeartbeatRequest__Output } from './binring/v1/HeartbeatRequest.js';
 import type { KeeperClient as _binring_v1_KeeperClient, KeeperDefinition as _binring_v1_KeeperDefinition } from './binring/v1/Keeper.js';
@@ -93,6 +95,8 @@ export interface ProtoGrpcType {
       GetReply: MessageTypeDefinition<_binring_v1_GetReply, _binring_v1_GetReply__Output>
       GetRequest: MessageTypeDefinition<_binring_v1_GetRequest, _binring_v1_GetRequest__Output>
       GetViewRequest: MessageTypeDefinition<_binring_v1_GetViewRequest, _binring_v1_GetViewRequest__Output>
+      HeartbeatAnswer: MessageTypeDefinition<_binring_v1_HeartbeatAnswer, _binring_v1_HeartbeatAnswer__Output>
+      HeartbeatCall: MessageTypeDefinition<_binring_v1_HeartbeatCall, _binring_v1_HeartbeatCall__Output>
       HeartbeatReply: MessageTypeDefinition<_binring_v1_HeartbeatReply, _binring_v1_HeartbeatReply__Output>
       HeartbeatRequest: MessageTypeDefinition<_binring_v1_HeartbeatRequest, _binring_v1_HeartbeatRequest__Output>
       /**

@@ -17,6 +17,8 @@ import type { Entry as _binring_v1_Entry, Entry__Output as _binring_v1_Entry__Ou
 import type { EntryBatch as _binring_v1_EntryBatch, EntryBatch__Output as _binring_v1_EntryBatch__Output } from './binring/v1/EntryBatch.js';
 import type { GetReply as _binring_v1_GetReply, GetReply__Output as _binring_v1_GetReply__Output } from './binring/v1/GetReply.js';
 import type { GetRequest as _binring_v1_GetRequest, GetRequest__Output as _binring_v1_GetRequest__Output } from './binring/v1/GetRequest.js';
+import type { HeartbeatAnswer as _binring_v1_HeartbeatAnswer, HeartbeatAnswer__Output as _binring_v1_HeartbeatAnswer__Output } from './binring/v1/HeartbeatAnswer.js';
+import type { HeartbeatCall as _binring_v1_HeartbeatCall, HeartbeatCall__Output as _binring_v1_HeartbeatCall__Output } from './binring/v1/HeartbeatCall.js';
 import type { HeartbeatReply as _binring_v1_HeartbeatReply, HeartbeatReply__Output as _binring_v1_HeartbeatReply__Output } from './binring/v1/HeartbeatReply.js';
 import type { HeartbeatRequest as _binring_v1_HeartbeatRequest, HeartbeatRequest__Output as _binring_v1_HeartbeatRequest__Output } from './binring/v1/HeartbeatRequest.js';
 import type { KeeperSighting as _binring_v1_KeeperSighting, KeeperSighting__Output as _binring_v1_KeeperSighting__Output } from './binring/v1/KeeperSighting.js';
@@ -65,6 +67,8 @@ export interface ProtoGrpcType {
       ErrorReason: EnumTypeDefinition
       GetReply: MessageTypeDefinition<_binring_v1_GetReply, _binring_v1_GetReply__Output>
       GetRequest: MessageTypeDefinition<_binring_v1_GetRequest, _binring_v1_GetRequest__Output>
+      HeartbeatAnswer: MessageTypeDefinition<_binring_v1_HeartbeatAnswer, _binring_v1_HeartbeatAnswer__Output>
+      HeartbeatCall: MessageTypeDefinition<_binring_v1_HeartbeatCall, _binring_v1_HeartbeatCall__Output>
       HeartbeatReply: MessageTypeDefinition<_binring_v1_HeartbeatReply, _binring_v1_HeartbeatReply__Output>
       HeartbeatRequest: MessageTypeDefinition<_binring_v1_HeartbeatRequest, _binring_v1_HeartbeatRequest__Output>
       KeeperSighting: MessageTypeDefinition<_binring_v1_KeeperSighting, _binring_v1_KeeperSighting__Output>

@@ -9,8 +9,8 @@ import type { DropRequest as _binring_v1_DropRequest, DropRequest__Output as _bi
 import type { EmptyReply as _binring_v1_EmptyReply, EmptyReply__Output as _binring_v1_EmptyReply__Output } from '../../binring/v1/EmptyReply.js';
 import type { EmptyRequest as _binring_v1_EmptyRequest, EmptyRequest__Output as _binring_v1_EmptyRequest__Output } from '../../binring/v1/EmptyRequest.js';
 import type { EntryBatch as _binring_v1_EntryBatch, EntryBatch__Output as _binring_v1_EntryBatch__Output } from '../../binring/v1/EntryBatch.js';
-import type { HeartbeatReply as _binring_v1_HeartbeatReply, HeartbeatReply__Output as _binring_v1_HeartbeatReply__Output } from '../../binring/v1/HeartbeatReply.js';
-import type { HeartbeatRequest as _binring_v1_HeartbeatRequest, HeartbeatRequest__Output as _binring_v1_HeartbeatRequest__Output } from '../../binring/v1/HeartbeatRequest.js';
+import type { HeartbeatAnswer as _binring_v1_HeartbeatAnswer, HeartbeatAnswer__Output as _binring_v1_HeartbeatAnswer__Output } from '../../binring/v1/HeartbeatAnswer.js';
+import type { HeartbeatCall as _binring_v1_HeartbeatCall, HeartbeatCall__Output as _binring_v1_HeartbeatCall__Output } from '../../binring/v1/HeartbeatCall.js';
 import type { ScanRequest as _binring_v1_ScanRequest, ScanRequest__Output as _binring_v1_ScanRequest__Output } from '../../binring/v1/ScanRequest.js';
 
 /**
@@ -74,19 +74,21 @@ export interface StorageControlClient extends grpc.Client {
   /**
    * Liveness probe and control channel from keepers: carries the view epoch,
    * the readiness lease and the clock floor, and reports the backend's state.
+   * One long-lived stream per keeper and backend, each heartbeat answered by
+   * its id as soon as it is done (a unary call per heartbeat cost both sides
+   * several times as much: keepers send several a second to every backend).
    */
-  Heartbeat(argument: _binring_v1_HeartbeatRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_binring_v1_HeartbeatReply__Output>): grpc.ClientUnaryCall;
-  Heartbeat(argument: _binring_v1_HeartbeatRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_binring_v1_HeartbeatReply__Output>): grpc.ClientUnaryCall;
-  Heartbeat(argument: _binring_v1_HeartbeatRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_binring_v1_HeartbeatReply__Output>): grpc.ClientUnaryCall;
-  Heartbeat(argument: _binring_v1_HeartbeatRequest, callback: grpc.requestCallback<_binring_v1_HeartbeatReply__Output>): grpc.ClientUnaryCall;
+  Heartbeats(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_binring_v1_HeartbeatCall, _binring_v1_HeartbeatAnswer__Output>;
+  Heartbeats(options?: grpc.CallOptions): grpc.ClientDuplexStream<_binring_v1_HeartbeatCall, _binring_v1_HeartbeatAnswer__Output>;
   /**
    * Liveness probe and control channel from keepers: carries the view epoch,
    * the readiness lease and the clock floor, and reports the backend's state.
+   * One long-lived stream per keeper and backend, each heartbeat answered by
+   * its id as soon as it is done (a unary call per heartbeat cost both sides
+   * several times as much: keepers send several a second to every backend).
    */
-  heartbeat(argument: _binring_v1_HeartbeatRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_binring_v1_HeartbeatReply__Output>): grpc.ClientUnaryCall;
-  heartbeat(argument: _binring_v1_HeartbeatRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_binring_v1_HeartbeatReply__Output>): grpc.ClientUnaryCall;
-  heartbeat(argument: _binring_v1_HeartbeatRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_binring_v1_HeartbeatReply__Output>): grpc.ClientUnaryCall;
-  heartbeat(argument: _binring_v1_HeartbeatRequest, callback: grpc.requestCallback<_binring_v1_HeartbeatReply__Output>): grpc.ClientUnaryCall;
+  heartbeats(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_binring_v1_HeartbeatCall, _binring_v1_HeartbeatAnswer__Output>;
+  heartbeats(options?: grpc.CallOptions): grpc.ClientDuplexStream<_binring_v1_HeartbeatCall, _binring_v1_HeartbeatAnswer__Output>;
   
   /**
    * Streams every entry of the bins whose ring point falls in the ranges.
@@ -129,8 +131,11 @@ export interface StorageControlHandlers extends grpc.UntypedServiceImplementatio
   /**
    * Liveness probe and control channel from keepers: carries the view epoch,
    * the readiness lease and the clock floor, and reports the backend's state.
+   * One long-lived stream per keeper and backend, each heartbeat answered by
+   * its id as soon as it is done (a unary call per heartbeat cost both sides
+   * several times as much: keepers send several a second to every backend).
    */
-  Heartbeat: grpc.handleUnaryCall<_binring_v1_HeartbeatRequest__Output, _binring_v1_HeartbeatReply>;
+  Heartbeats: grpc.handleBidiStreamingCall<_binring_v1_HeartbeatCall__Output, _binring_v1_HeartbeatAnswer>;
   
   /**
    * Streams every entry of the bins whose ring point falls in the ranges.
@@ -143,6 +148,6 @@ export interface StorageControlDefinition extends grpc.ServiceDefinition {
   Apply: MethodDefinition<_binring_v1_ApplyRequest, _binring_v1_ApplyReply, _binring_v1_ApplyRequest__Output, _binring_v1_ApplyReply__Output>
   Drop: MethodDefinition<_binring_v1_DropRequest, _binring_v1_DropReply, _binring_v1_DropRequest__Output, _binring_v1_DropReply__Output>
   Empty: MethodDefinition<_binring_v1_EmptyRequest, _binring_v1_EmptyReply, _binring_v1_EmptyRequest__Output, _binring_v1_EmptyReply__Output>
-  Heartbeat: MethodDefinition<_binring_v1_HeartbeatRequest, _binring_v1_HeartbeatReply, _binring_v1_HeartbeatRequest__Output, _binring_v1_HeartbeatReply__Output>
+  Heartbeats: MethodDefinition<_binring_v1_HeartbeatCall, _binring_v1_HeartbeatAnswer, _binring_v1_HeartbeatCall__Output, _binring_v1_HeartbeatAnswer__Output>
   Scan: MethodDefinition<_binring_v1_ScanRequest, _binring_v1_EntryBatch, _binring_v1_ScanRequest__Output, _binring_v1_EntryBatch__Output>
 }
