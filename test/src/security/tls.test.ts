@@ -121,7 +121,7 @@ describe("a client certificate", () => {
           for await (const _ of channel.scan([{ start: 0, end: 2 ** 32 }], 100)) return;
         })(),
       ],
-      ["Heartbeat", channel.heartbeat({ readiness: "READINESS_READY", leaseMs: "3600000" })],
+      ["Heartbeats", channel.heartbeat({ readiness: "READINESS_READY", leaseMs: "3600000" })],
     ];
     for (const [call, outcome] of controlCalls) {
       const error = await failure(outcome);
