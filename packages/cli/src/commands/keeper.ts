@@ -23,7 +23,7 @@ const TIMING_FLAGS = {
   "lease-ms": ["leaseMs", "how long a backend's readiness lease lasts; below misses × heartbeat-ms"],
   "probe-timeout-ms": ["probeTimeoutMs", "deadline of one probe"],
   "clock-sync-ms": ["clockSyncIntervalMs", "interval of clock convergence between backends"],
-  "copy-batch": ["copyBatchSize", "entries per batch when a repair copies (paced copies: at most 250)"],
+  "copy-batch": ["copyBatchSize", "entries per batch when a repair copies (paced copies: at most 1000)"],
   "rebalance-rate": [
     "rebalanceBytesPerSecond",
     "bytes per second a keeper's fills and decommissions may copy (repairs after a death are not held to it)",
