@@ -169,45 +169,32 @@ describe("garbage on the wire", () => {
     expect(loadProtocol().Storage.service.Set.path).toBe("/binring.v1.Storage/Set");
   });
 
-  it("ends a Pipe stream whose message is not protobuf with INVALID_ARGUMENT, and serves the next stream", async () => {
-    const raw = new grpc.Client(backend.address, grpc.credentials.createInsecure());
-    const status = await new Promise<grpc.ServiceError>((resolve) => {
-      const stream = raw.makeBidiStreamRequest(
-        "/binring.v1.Storage/Pipe",
-        (bytes: Buffer) => bytes,
-        (bytes: Buffer) => bytes,
+  it.each([
+    ["Pipe", "/binring.v1.Storage/Pipe"],
+    ["Heartbeats", "/binring.v1.StorageControl/Heartbeats"],
+  ])(
+    "ends a %s stream whose message is not protobuf with INVALID_ARGUMENT, and serves the next stream",
+    async (name, path) => {
+      const raw = new grpc.Client(backend.address, grpc.credentials.createInsecure());
+      const status = await new Promise<grpc.ServiceError>((resolve) => {
+        const stream = raw.makeBidiStreamRequest(
+          path,
+          (bytes: Buffer) => bytes,
+          (bytes: Buffer) => bytes,
+        );
+        stream.on("data", () => {});
+        stream.on("error", (error: grpc.ServiceError) => resolve(error));
+        // Field 2 (operations; heartbeat), length-delimited, claiming 127 bytes that never come.
+        stream.write(Buffer.from([0x12, 0x7f, 0x0a]));
+      });
+      raw.close();
+      expect(status.code).toBe(grpc.status.INVALID_ARGUMENT);
+      expect(status.details).toMatch(
+        new RegExp(`^${name}: the request \\(3 bytes\\) is not a valid binring\\.v1 message: `),
       );
-      stream.on("data", () => {});
-      stream.on("error", (error: grpc.ServiceError) => resolve(error));
-      // Field 2 (operations), length-delimited, claiming 127 bytes that never come.
-      stream.write(Buffer.from([0x12, 0x7f, 0x0a]));
-    });
-    raw.close();
-    expect(status.code).toBe(grpc.status.INVALID_ARGUMENT);
-    expect(status.details).toMatch(/^Pipe: the request \(3 bytes\) is not a valid binring\.v1 message: /);
-    await expectIntact();
-  });
-
-  it("ends a Heartbeats stream whose message is not protobuf with INVALID_ARGUMENT at once", async () => {
-    const raw = new grpc.Client(backend.address, grpc.credentials.createInsecure());
-    const status = await new Promise<grpc.ServiceError>((resolve) => {
-      const stream = raw.makeBidiStreamRequest(
-        "/binring.v1.StorageControl/Heartbeats",
-        (bytes: Buffer) => bytes,
-        (bytes: Buffer) => bytes,
-      );
-      stream.on("data", () => {});
-      stream.on("error", (error: grpc.ServiceError) => resolve(error));
-      // Field 2 (heartbeat), length-delimited, claiming 127 bytes that never come.
-      stream.write(Buffer.from([0x12, 0x7f, 0x0a]));
-    });
-    raw.close();
-    expect(status.code).toBe(grpc.status.INVALID_ARGUMENT);
-    expect(status.details).toMatch(
-      /^Heartbeats: the request \(3 bytes\) is not a valid binring\.v1 message: /,
-    );
-    await expectIntact();
-  });
+      await expectIntact();
+    },
+  );
 
   it("answers a heartbeat call that carries no heartbeat INVALID_ARGUMENT by its id, and the stream goes on", async () => {
     const { StorageControl } = loadProtocol();
