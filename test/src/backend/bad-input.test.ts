@@ -196,6 +196,20 @@ describe("garbage on the wire", () => {
     },
   );
 
+  it("answers every one of 300 heartbeats sent at once on one stream, past the 64 it runs at a time", async () => {
+    const keeper = new BackendChannel(backend.address);
+    try {
+      const replies = await Promise.all(
+        Array.from({ length: 300 }, (_, i) => keeper.heartbeat({ keeper: `k${i % 7}` }, 30_000)),
+      );
+      expect(replies).toHaveLength(300);
+      expect(new Set(replies.map((reply) => reply.incarnation)).size).toBe(1);
+    } finally {
+      keeper.close();
+    }
+    await expectIntact();
+  });
+
   it("answers a heartbeat call that carries no heartbeat INVALID_ARGUMENT by its id, and the stream goes on", async () => {
     const { StorageControl } = loadProtocol();
     const control = new StorageControl(backend.address, grpc.credentials.createInsecure());
