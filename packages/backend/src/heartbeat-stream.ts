@@ -18,13 +18,16 @@ import {
 import type * as grpc from "@grpc/grpc-js";
 import type { Logger } from "pino";
 
+/** gRPC's status code for success, which core's StatusCode (the codes binring errors carry) leaves out. */
+const GRPC_OK = 0;
+
 /** Heartbeats one stream may have running; keepers send a few a second. */
 export const MAX_HEARTBEATS_IN_FLIGHT = 64;
 
-export type HeartbeatStream = grpc.ServerDuplexStream<HeartbeatCall__Output | Undecodable, HeartbeatAnswer>;
+export type HeartbeatsCall = grpc.ServerDuplexStream<HeartbeatCall__Output | Undecodable, HeartbeatAnswer>;
 
 export function serveHeartbeats(
-  call: HeartbeatStream,
+  call: HeartbeatsCall,
   handle: (request: HeartbeatRequest__Output) => Promise<HeartbeatReply>,
   logger: Logger,
   /** Called once per heartbeat answered, with its gRPC code. */
@@ -59,7 +62,7 @@ export function serveHeartbeats(
       ? handle(heartbeat)
       : Promise.reject(new InvalidArgumentError(`Heartbeats: call ${id} carries no heartbeat`));
     run.then(
-      (reply) => answer({ id, reply }, 0, startedMs),
+      (reply) => answer({ id, reply }, GRPC_OK, startedMs),
       (error: unknown) => {
         const failure = toOperationError(error);
         answer({ id, error: failure }, failure.code ?? StatusCode.INTERNAL, startedMs);
