@@ -1,6 +1,5 @@
-// One backend's behaviour, independent of gRPC: input checks, stamping, the
-// clock, view fencing and readiness. The gRPC service and the in-process
-// Storage both call into it.
+// One backend's behaviour, independent of gRPC: input checks, stamping, the clock, view
+// fencing and readiness. The gRPC service and the in-process Storage both call into it.
 import { randomUUID } from "node:crypto";
 import {
   BinringError,
@@ -34,6 +33,7 @@ import type {
   WriteRequest,
   WriteResult,
 } from "./backend-calls.js";
+import { restAfterDropRound } from "./drop-pace.js";
 import { KeeperSightings } from "./keeper-sightings.js";
 import { KeptMembership } from "./kept-membership.js";
 import { checkKey, checkPattern } from "./key-checks.js";
@@ -300,14 +300,14 @@ export class BackendNode {
   }
 
   /**
-   * Drops the ranges' bins for a keeper whose view at `epoch` no longer places
-   * them here. Refused under an older view, and cut short once a newer one
-   * arrives: it may make this backend their holder again (HAZARDS.md 22).
+   * Drops the ranges' bins for a keeper whose view at `epoch` no longer places them
+   * here, paced (drop-pace.ts). Refused under an older view, and cut short once a
+   * newer one arrives: it may make this backend their holder again (HAZARDS.md 22).
    */
   async drop(ranges: readonly RingRange[], epoch: bigint): Promise<number> {
     checkEpoch("epoch", epoch);
     const overtaken = () => epoch < this.#epoch;
-    const dropped = overtaken() ? 0 : await this.#engine.drop(ranges, overtaken);
+    const dropped = overtaken() ? 0 : await this.#engine.drop(ranges, overtaken, restAfterDropRound);
     if (overtaken()) throw new StaleEpochError(epoch, this.#epoch);
     return dropped;
   }

@@ -247,14 +247,20 @@ export class MemoryEngine implements StoreEngine {
     if (batch.length > 0) yield batch;
   }
 
-  async drop(ranges: readonly RingRange[], stop?: () => boolean): Promise<number> {
+  async drop(
+    ranges: readonly RingRange[],
+    stop?: () => boolean,
+    rest?: (roundMs: number) => Promise<void>,
+  ): Promise<number> {
     let dropped = 0;
     for (const [name] of this.#binsIn(ranges)) {
       // A pause between bins, where a newer view can arrive, as between the Redis engine's rounds.
       await Promise.resolve();
       if (stop?.()) break;
+      const startedAt = performance.now();
       this.#bins.delete(name);
       dropped++;
+      await rest?.(performance.now() - startedAt);
     }
     return dropped;
   }

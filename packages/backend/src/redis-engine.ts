@@ -38,6 +38,7 @@ import {
 import type { Logger } from "pino";
 import { applyOutcome, applyScriptArguments, binTag } from "./apply-script.js";
 import { CopyLane } from "./copy-lane.js";
+import { PACED_DROP_BINS } from "./drop-pace.js";
 import { ENTRIES_PER_SCRIPT_CALL, type PendingStoreCall, splitApply } from "./pending-apply.js";
 import { REDIS_COMMAND_TIMEOUT_MS, RedisConnection, type ScriptRunner } from "./redis-connection.js";
 import { BINS_PER_ROUND, binsIn, scanEntries } from "./redis-scan.js";
@@ -269,22 +270,33 @@ export class RedisEngine implements StoreEngine {
     return scanEntries(this.#connection, this.#pipeline, ranges, batchSize);
   }
 
-  async drop(ranges: readonly RingRange[], stop?: () => boolean): Promise<number> {
+  async drop(
+    ranges: readonly RingRange[],
+    stop?: () => boolean,
+    rest?: (roundMs: number) => Promise<void>,
+  ): Promise<number> {
     try {
-      return await this.#drop(ranges, stop);
+      return await this.#drop(ranges, stop, rest);
     } finally {
       // Reads that raced the deletes may have cached entries that are gone now.
       this.#cache.clear();
     }
   }
 
-  async #drop(ranges: readonly RingRange[], stop?: () => boolean): Promise<number> {
+  async #drop(
+    ranges: readonly RingRange[],
+    stop?: () => boolean,
+    rest?: (roundMs: number) => Promise<void>,
+  ): Promise<number> {
     const bins = await binsIn(this.#connection, this.#pipeline, ranges);
+    const perRound = rest ? PACED_DROP_BINS : BINS_PER_ROUND;
     let dropped = 0;
-    for (let i = 0; i < bins.length && !stop?.(); i += BINS_PER_ROUND) {
-      const round = bins.slice(i, i + BINS_PER_ROUND);
+    for (let i = 0; i < bins.length && !stop?.(); i += perRound) {
+      const startedAt = performance.now();
+      const round = bins.slice(i, i + perRound);
       await Promise.all(round.map((bin) => this.#dropBin([], [this.#keyPrefix, bin, binTag(bin)])));
       dropped += round.length;
+      await rest?.(performance.now() - startedAt);
     }
     return dropped;
   }

@@ -69,9 +69,15 @@ export interface StoreEngine {
   /**
    * Deletes every entry of the bins in the ranges; returns how many bins went.
    * Stops before the next bins once `stop` says so (their caller's view was
-   * overtaken); those already sent to the store go.
+   * overtaken); those already sent to the store go. Given `rest`, deletes in
+   * rounds of at most PACED_DROP_BINS bins and awaits `rest` after each,
+   * told how long the round took (drop-pace.ts).
    */
-  drop(ranges: readonly RingRange[], stop?: () => boolean): Promise<number>;
+  drop(
+    ranges: readonly RingRange[],
+    stop?: () => boolean,
+    rest?: (roundMs: number) => Promise<void>,
+  ): Promise<number>;
   /**
    * Drops at most `limit` tombstones (deleted string keys, list values'
    * latest removes) stored here more than `ttlMs` ago, oldest first.

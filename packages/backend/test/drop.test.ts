@@ -11,12 +11,24 @@ import { MemoryEngine } from "../src/memory-engine.js";
 class WatchedDropEngine extends MemoryEngine {
   onCheck: ((checks: number) => void) | undefined;
 
-  override drop(ranges: readonly RingRange[], stop?: () => boolean): Promise<number> {
+  /** The rest the last drop was given. */
+  rest: ((roundMs: number) => Promise<void>) | undefined;
+
+  override drop(
+    ranges: readonly RingRange[],
+    stop?: () => boolean,
+    rest?: (roundMs: number) => Promise<void>,
+  ): Promise<number> {
     let checks = 0;
-    return super.drop(ranges, () => {
-      this.onCheck?.(++checks);
-      return stop?.() ?? false;
-    });
+    this.rest = rest;
+    return super.drop(
+      ranges,
+      () => {
+        this.onCheck?.(++checks);
+        return stop?.() ?? false;
+      },
+      rest,
+    );
   }
 }
 
@@ -43,6 +55,17 @@ describe("BackendNode.drop", () => {
     const { node } = await backendAtEpoch(5n);
     expect(await node.drop(WHOLE_RING, 5n)).toBe(BINS);
     expect(await binsHeld(node)).toBe(0);
+  });
+
+  it("rests after each round three times as long as the round took, leaving the store to clients' calls", async () => {
+    const { engine, node } = await backendAtEpoch(5n);
+    await node.drop(WHOLE_RING, 5n);
+    const rest = engine.rest;
+    expect(rest).toBeDefined();
+    const startedAt = performance.now();
+    await rest!(20);
+    // A timer may fire up to a millisecond early.
+    expect(performance.now() - startedAt).toBeGreaterThanOrEqual(59);
   });
 
   it("refuses a drop under an older view, naming both epochs, and deletes nothing", async () => {

@@ -1,8 +1,11 @@
 // Drop deletes exactly the bins whose ring point falls in the ranges, all of
 // what they hold (strings, lists, tombstones), and keeps the store's counts
 // right; a bin with more keys than one call can carry is scanned and dropped whole; told to
-// stop, it stops between bins. Keepers drop released stretches and empty dead backends with it.
-import type { StoreEngine } from "@binring/backend";
+// stop, it stops between bins; given a rest, it deletes a few bins at a time and
+// waits out the rest after each. Keepers drop released stretches and empty dead backends with it.
+
+import { setTimeout as sleep } from "node:timers/promises";
+import { PACED_DROP_BINS, type StoreEngine } from "@binring/backend";
 import { type Entry, newWriterId, pointInRange, RING_SIZE, ringPoint, WHOLE_RING } from "@binring/core";
 import { expect, it } from "vitest";
 
@@ -67,6 +70,29 @@ export function itDropsBinsInRanges(open: () => Promise<StoreEngine>): void {
     expect((await engine.stats()).bins).toBe(BIN_COUNT - dropped);
     expect(await engine.drop(WHOLE_RING, () => true)).toBe(0);
     expect((await engine.stats()).bins).toBe(BIN_COUNT - dropped);
+  });
+
+  it("given a rest, deletes a few bins at a time and waits out the rest after each round", async () => {
+    const engine = await open();
+    const writer = newWriterId();
+    const bins = Array.from({ length: BIN_COUNT }, (_, i) => `bin-${i}`);
+    await engine.apply(bins.map((bin, i) => entry(bin, "k", "set", "v", writer, i)));
+    const droppedAt: { start: number; end: number }[] = [];
+    const dropped = async () => BIN_COUNT - (await engine.stats()).bins;
+    const rest = async (roundMs: number) => {
+      expect(roundMs).toBeGreaterThanOrEqual(0);
+      const start = await dropped();
+      // Long enough that a drop going on meanwhile would delete more bins.
+      if (droppedAt.length === 0) await sleep(50);
+      droppedAt.push({ start, end: await dropped() });
+    };
+    expect(await engine.drop(WHOLE_RING, undefined, rest)).toBe(BIN_COUNT);
+    expect(droppedAt.length).toBeGreaterThanOrEqual(Math.ceil(BIN_COUNT / PACED_DROP_BINS));
+    for (const [i, { start, end }] of droppedAt.entries()) {
+      expect(end, `round ${i}: nothing is deleted while the drop rests`).toBe(start);
+      expect(start - (droppedAt[i - 1]?.end ?? 0), `round ${i}`).toBeLessThanOrEqual(PACED_DROP_BINS);
+    }
+    expect(droppedAt.at(-1)!.end).toBe(BIN_COUNT);
   });
 
   it("leaves nothing unindexed when entries are applied while their bins are dropped", async () => {
