@@ -20,12 +20,22 @@ import type { FakeClock } from "./fake-clock.js";
 
 export type Fault = "none" | "down" | "hung";
 
+/**
+ * The memory store with a keeper's drops unpaced: they rest on real timers
+ * (backend/src/drop-pace.ts), which nothing on the fake clock waits for.
+ */
+class UnpacedMemoryEngine extends MemoryEngine {
+  override drop(ranges: readonly RingRange[], stop?: () => boolean): Promise<number> {
+    return super.drop(ranges, stop);
+  }
+}
+
 export class InProcessBackend implements BackendPort {
   fault: Fault = "none";
   /** Fake-clock time every call takes before it runs: a slow backend, or a fill that lasts. */
   latencyMs = 0;
   node: BackendNode;
-  #engine = new MemoryEngine();
+  #engine = new UnpacedMemoryEngine();
   /** Calls made while hung: they run when it resumes, whether or not their caller still waits. */
   readonly #held: (() => void)[] = [];
   /** Runs before each call reaches the backend: tests inject a fault at an exact step. */
@@ -48,7 +58,7 @@ export class InProcessBackend implements BackendPort {
 
   /** A new process: over an empty store (its data lost), or over the same one. */
   restart(store: "empty" | "kept"): void {
-    if (store === "empty") this.#engine = new MemoryEngine();
+    if (store === "empty") this.#engine = new UnpacedMemoryEngine();
     this.node = this.#start();
   }
 
