@@ -8,7 +8,7 @@ export type {
   WriteResult,
 } from "./backend-calls.js";
 export { BackendNode, type BackendNodeOptions } from "./backend-node.js";
-export { PACED_DROP_BINS } from "./drop-pace.js";
+export { DROP_KEYS_PER_CALL, PACED_DROP_BINS } from "./drop-pace.js";
 export { heartbeatCommandFromWire, heartbeatReplyToWire } from "./heartbeat-wire.js";
 export { type KeeperSighting, MAX_KEEPER_NAME_BYTES, MAX_SIGHTED_KEEPERS } from "./keeper-sightings.js";
 export { LocalStorage } from "./local-storage.js";

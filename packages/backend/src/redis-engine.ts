@@ -38,7 +38,7 @@ import {
 import type { Logger } from "pino";
 import { applyOutcome, applyScriptArguments, binTag } from "./apply-script.js";
 import { CopyLane } from "./copy-lane.js";
-import { PACED_DROP_BINS } from "./drop-pace.js";
+import { DROP_KEYS_PER_CALL, PACED_DROP_BINS } from "./drop-pace.js";
 import { ENTRIES_PER_SCRIPT_CALL, type PendingStoreCall, splitApply } from "./pending-apply.js";
 import { REDIS_COMMAND_TIMEOUT_MS, RedisConnection, type ScriptRunner } from "./redis-connection.js";
 import { BINS_PER_ROUND, binsIn, scanEntries } from "./redis-scan.js";
@@ -283,6 +283,12 @@ export class RedisEngine implements StoreEngine {
     }
   }
 
+  /**
+   * Deletes the bins a few at a time (PACED_DROP_BINS with a rest, else
+   * BINS_PER_ROUND), each in calls of at most DROP_KEYS_PER_CALL keys: a
+   * round sends one call for each bin being deleted, and a bin done makes
+   * room for the next. A bin cut short by `stop` is not counted.
+   */
   async #drop(
     ranges: readonly RingRange[],
     stop?: () => boolean,
@@ -290,15 +296,28 @@ export class RedisEngine implements StoreEngine {
   ): Promise<number> {
     const bins = await binsIn(this.#connection, this.#pipeline, ranges);
     const perRound = rest ? PACED_DROP_BINS : BINS_PER_ROUND;
+    let next = 0;
+    let dropping: string[] = [];
     let dropped = 0;
-    for (let i = 0; i < bins.length && !stop?.(); i += perRound) {
+    while (!stop?.()) {
+      while (dropping.length < perRound && next < bins.length) dropping.push(bins[next++]!);
+      if (dropping.length === 0) break;
       const startedAt = performance.now();
-      const round = bins.slice(i, i + perRound);
-      await Promise.all(round.map((bin) => this.#dropBin([], [this.#keyPrefix, bin, binTag(bin)])));
-      dropped += round.length;
+      const gone = await Promise.all(dropping.map((bin) => this.#dropPart(bin)));
+      dropping = dropping.filter((_, i) => !gone[i]);
+      dropped += gone.filter(Boolean).length;
       await rest?.(performance.now() - startedAt);
     }
     return dropped;
+  }
+
+  /** One call of a bin's drop: true once the bin is gone. */
+  async #dropPart(bin: string): Promise<boolean> {
+    const [, gone] = (await this.#dropBin([], [this.#keyPrefix, bin, binTag(bin), DROP_KEYS_PER_CALL])) as [
+      number,
+      number,
+    ];
+    return gone === 1;
   }
 
   async sweepTombstones(ttlMs: number, limit: number): Promise<TombstoneSweep> {

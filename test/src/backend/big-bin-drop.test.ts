@@ -1,0 +1,102 @@
+// Dropping a bin takes Redis's time in small calls however many keys the bin
+// holds: lua/drop-bin.lua deletes at most DROP_KEYS_PER_CALL keys a call and is
+// called again until the bin is gone. One script for a whole bin held Redis
+// for half a second at 150,000 keys, and at a million past the backend's
+// 5 s command timeout: the drop failed, and so did every other call of that
+// backend meanwhile. Measured by Redis itself (SLOWLOG), not by this
+// process's clock.
+import { DROP_KEYS_PER_CALL, RedisEngine } from "@binring/backend";
+import { type Entry, type EntryKind, newWriterId, WHOLE_RING } from "@binring/core";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import { RedisServer } from "../support/index.js";
+
+const KEYS = 150_000;
+const LISTS = 2_000;
+/**
+ * Slower than this (µs) and Redis logs the call. A call of the drop takes 2–3 ms, and up to
+ * about 10 while every test file runs at once; the whole bin in one script took 430.
+ */
+const SLOW_US = 100_000;
+
+let server: RedisServer;
+let engine: RedisEngine;
+let redis: Redis;
+const writer = newWriterId();
+let seq = 0;
+
+beforeAll(async () => {
+  server = await RedisServer.start();
+  engine = new RedisEngine({ url: server.url });
+  await engine.waitUntilReady();
+  redis = new Redis(server.url);
+});
+afterAll(async () => {
+  redis.disconnect();
+  await engine.close();
+  await server.stop();
+});
+beforeEach(async () => {
+  await redis.flushall();
+});
+
+function entry(bin: string, key: string, kind: EntryKind, value: string): Entry {
+  seq++;
+  return { bin, key, kind, value, stamp: { clock: BigInt(seq), writer, seq } };
+}
+
+/** `keys` string keys (every tenth a deletion) and `lists` lists of two elements in `bin`. */
+async function fill(bin: string, keys: number, lists: number): Promise<void> {
+  for (let i = 0; i < keys; i += 10_000) {
+    const count = Math.min(10_000, keys - i);
+    await engine.apply(
+      Array.from({ length: count }, (_, j) => entry(bin, `k${i + j}`, "set", (i + j) % 10 === 0 ? "" : "v")),
+    );
+  }
+  await engine.apply(
+    Array.from({ length: lists }, (_, j) => [
+      entry(bin, `l${j}`, "append", "a"),
+      entry(bin, `l${j}`, "append", "b"),
+    ]).flat(),
+  );
+}
+
+it(`drops a bin of ${KEYS} keys and ${LISTS} lists without a script call over ${SLOW_US / 1000} ms, leaving nothing`, {
+  timeout: 60_000,
+}, async () => {
+  await fill("big", KEYS, LISTS);
+  await fill("small", 10, 1);
+  expect(await engine.stats()).toEqual({ bins: 2, keys: KEYS - KEYS / 10 + 9, lists: LISTS + 1 });
+
+  await redis.config("SET", "slowlog-log-slower-than", String(SLOW_US));
+  await redis.slowlog("RESET");
+  try {
+    expect(await engine.drop(WHOLE_RING)).toBe(2);
+    const slow = (await redis.slowlog("GET", 128)) as [number, number, number, string[]][];
+    expect(slow.map(([, , micros, args]) => `${args[0]} ${micros} µs`)).toEqual([]);
+  } finally {
+    await redis.config("SET", "slowlog-log-slower-than", "10000");
+  }
+  expect(await engine.stats()).toEqual({ bins: 0, keys: 0, lists: 0 });
+  expect(await redis.keys("*big*")).toEqual([]);
+  expect(await redis.keys("*small*")).toEqual([]);
+});
+
+it("a drop stopped part way through a bin leaves the rest indexed and counted, and a later drop finishes it", async () => {
+  const keys = DROP_KEYS_PER_CALL * 10;
+  await fill("big", keys, 0);
+  const live = keys - keys / 10;
+  let checks = 0;
+  // One round: one call for the bin, then told to stop.
+  expect(await engine.drop(WHOLE_RING, () => ++checks > 1)).toBe(0);
+  const left = await engine.keys("big", {});
+  expect(left.length).toBeGreaterThan(live - DROP_KEYS_PER_CALL - 1);
+  expect(left.length).toBeLessThan(live);
+  expect(await engine.stats()).toEqual({ bins: 1, keys: left.length, lists: 0 });
+  for (const key of left.slice(0, 100))
+    expect(await engine.getString("big", key)).toMatchObject({ value: "v" });
+
+  expect(await engine.drop(WHOLE_RING)).toBe(1);
+  expect(await engine.stats()).toEqual({ bins: 0, keys: 0, lists: 0 });
+  expect(await redis.keys("*big*")).toEqual([]);
+});
