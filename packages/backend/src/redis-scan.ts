@@ -1,6 +1,7 @@
 // Reading the entries of a stretch of the ring from Redis, for a repair or
 // fill copying from this backend (Scan): the bins in the ranges by the
-// `bins` index, then every entry of each bin, tombstones included.
+// `bins` index, then every entry of each bin, tombstones included, in reads
+// bounded in entries and bytes however large the bin.
 import {
   decodeStamp,
   ENCODED_STAMP_LENGTH,
@@ -15,6 +16,15 @@ import type { TurnPipeline } from "./turn-pipeline.js";
 
 /** Most bins read (Scan) or deleted (Drop, one script call each) per round of pipelined calls. */
 export const BINS_PER_ROUND = 64;
+
+/**
+ * Most entries read in one round of pipelined calls, and about the most bytes
+ * (one larger than that is read alone). Reading a whole bin at once held the
+ * bin in memory, and a bin of 200 values of 8 MiB did not come back within
+ * the command timeout, so its copy failed every time.
+ */
+const READ_MAX_ENTRIES = 2000;
+const READ_BUDGET_BYTES = MESSAGE_BUDGET_BYTES;
 
 /** Every entry of the bins in the ranges, in batches of at most batchSize entries and about MESSAGE_BUDGET_BYTES. */
 export async function* scanEntries(
@@ -33,12 +43,13 @@ export async function* scanEntries(
     // decoded and framed in one go, holding Redis and this process from clients' calls meanwhile.
     const roundBins = bins.slice(i, i + binsForRound(binsRead, entriesRead, batchSize));
     i += roundBins.length;
-    const entriesPerBin = await Promise.all(roundBins.map((bin) => binEntries(connection, pipeline, bin)));
     binsRead += roundBins.length;
-    for (const entries of entriesPerBin) entriesRead += entries.length;
-    // Entry by entry, so that a bin with a long list still travels in batches of batchSize and of about
-    // MESSAGE_BUDGET_BYTES (values may be megabytes each).
-    for (const entries of entriesPerBin) {
+    const stored = await storedKeys(connection, pipeline, roundBins);
+    for (const read of reads(stored)) {
+      const entries = await readEntries(connection, pipeline, read);
+      entriesRead += entries.length;
+      // Entry by entry, so that a bin with a long list still travels in batches of batchSize and of about
+      // MESSAGE_BUDGET_BYTES (values may be megabytes each).
       for (const entry of entries) {
         batch.push(entry);
         bytes += entry.value.length + entry.key.length;
@@ -60,40 +71,95 @@ export function binsForRound(binsRead: number, entriesRead: number, batchSize: n
   return Math.max(1, Math.min(BINS_PER_ROUND, Math.floor((batchSize * binsRead) / entriesRead)));
 }
 
-async function binEntries(
+/** One string key or list of a bin, and about the bytes reading it brings. */
+interface StoredKey {
+  bin: string;
+  tag: string;
+  key: string;
+  list: boolean;
+  bytes: number;
+}
+
+/** The string keys and lists of the bins, with their sizes (a list's byte count), not their values. */
+async function storedKeys(
   connection: RedisConnection,
   pipeline: TurnPipeline,
-  bin: string,
-): Promise<Entry[]> {
-  const tag = binTag(bin);
-  const [stringKeys, listKeys] = await connection.call(() =>
-    Promise.all([
-      pipeline.send<string[]>("smembers", `ka:${tag}`),
-      pipeline.send<string[]>("smembers", `la:${tag}`),
-    ]),
-  );
-  const entries: Entry[] = [];
-  const strings = await connection.call(() =>
-    Promise.all(stringKeys.map((key) => pipeline.send<string | null>("get", `s:${tag}${key}`))),
-  );
-  stringKeys.forEach((key, i) => {
-    const stored = strings[i];
-    if (stored == null) return;
-    const stamp = decodeStamp(stored.slice(0, ENCODED_STAMP_LENGTH));
-    entries.push({ bin, key, kind: "set", value: stored.slice(ENCODED_STAMP_LENGTH), stamp });
-  });
-  const lists = await connection.call(() =>
+  bins: readonly string[],
+): Promise<StoredKey[]> {
+  const tags = bins.map(binTag);
+  const names = await connection.call(() =>
     Promise.all(
-      listKeys.map((key) =>
-        Promise.all([
-          pipeline.send<string[]>("zrange", `l:${tag}${key}`, 0, -1),
-          pipeline.send<Record<string, string>>("hgetall", `lt:${tag}${key}`),
-        ]),
+      tags.flatMap((tag) => [
+        pipeline.send<string[]>("smembers", `ka:${tag}`),
+        pipeline.send<string[]>("smembers", `la:${tag}`),
+      ]),
+    ),
+  );
+  const found: StoredKey[] = [];
+  bins.forEach((bin, i) => {
+    const tag = tags[i]!;
+    for (const key of names[2 * i]!) found.push({ bin, tag, key, list: false, bytes: 0 });
+    for (const key of names[2 * i + 1]!) found.push({ bin, tag, key, list: true, bytes: 0 });
+  });
+  const sizes = await connection.call(() =>
+    Promise.all(
+      found.map(({ tag, key, list }) =>
+        list
+          ? pipeline.send<string | null>("get", `lb:${tag}${key}`)
+          : pipeline.send<number>("strlen", `s:${tag}${key}`),
       ),
     ),
   );
-  listKeys.forEach((key, i) => {
-    const [appends, tombstones] = lists[i]!;
+  found.forEach((stored, i) => {
+    stored.bytes = Number(sizes[i] ?? 0) + stored.key.length;
+  });
+  return found;
+}
+
+/** The keys in reads of at most READ_MAX_ENTRIES keys and about READ_BUDGET_BYTES. */
+function* reads(stored: readonly StoredKey[]): Iterable<StoredKey[]> {
+  let read: StoredKey[] = [];
+  let bytes = 0;
+  for (const key of stored) {
+    if (read.length > 0 && (read.length >= READ_MAX_ENTRIES || bytes + key.bytes > READ_BUDGET_BYTES)) {
+      yield read;
+      read = [];
+      bytes = 0;
+    }
+    read.push(key);
+    bytes += key.bytes;
+  }
+  if (read.length > 0) yield read;
+}
+
+/** The entries of the keys: a string key's entry, a list's appends and removes. A key gone meanwhile has none. */
+async function readEntries(
+  connection: RedisConnection,
+  pipeline: TurnPipeline,
+  read: readonly StoredKey[],
+): Promise<Entry[]> {
+  const values = await connection.call(() =>
+    Promise.all(
+      read.map(({ tag, key, list }) =>
+        list
+          ? Promise.all([
+              pipeline.send<string[]>("zrange", `l:${tag}${key}`, 0, -1),
+              pipeline.send<Record<string, string>>("hgetall", `lt:${tag}${key}`),
+            ])
+          : pipeline.send<string | null>("get", `s:${tag}${key}`),
+      ),
+    ),
+  );
+  const entries: Entry[] = [];
+  read.forEach(({ bin, key, list }, i) => {
+    if (!list) {
+      const stored = values[i] as string | null;
+      if (stored == null) return;
+      const stamp = decodeStamp(stored.slice(0, ENCODED_STAMP_LENGTH));
+      entries.push({ bin, key, kind: "set", value: stored.slice(ENCODED_STAMP_LENGTH), stamp });
+      return;
+    }
+    const [appends, tombstones] = values[i] as [string[], Record<string, string>];
     for (const member of appends) {
       const stamp = decodeStamp(member.slice(0, ENCODED_STAMP_LENGTH));
       entries.push({ bin, key, kind: "append", value: member.slice(ENCODED_STAMP_LENGTH), stamp });
