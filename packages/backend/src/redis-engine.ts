@@ -93,6 +93,7 @@ export class RedisEngine implements StoreEngine {
   readonly #raiseClock: ScriptRunner;
   readonly #sweepTombstones: ScriptRunner;
   readonly #dropBin: ScriptRunner;
+  readonly #binKeys: ScriptRunner;
   readonly #applies = new TurnBatch<PendingStoreCall>((pending) => this.#applyInChunks(pending));
   readonly #copies = new CopyLane(
     (chunk) => this.#applyChunk(chunk, "copies"),
@@ -117,6 +118,7 @@ export class RedisEngine implements StoreEngine {
     this.#raiseClock = this.#connection.define("raiseClock", "raise-clock", 1);
     this.#sweepTombstones = this.#connection.define("sweepTombstones", "sweep-tombstones", 0);
     this.#dropBin = this.#connection.define("dropBin", "drop-bin", 0);
+    this.#binKeys = this.#connection.define("binKeys", "bin-keys", 0);
   }
 
   onReset(listener: (reason: string) => void): void {
@@ -267,7 +269,13 @@ export class RedisEngine implements StoreEngine {
   }
 
   scan(ranges: readonly RingRange[], batchSize: number): AsyncIterable<Entry[]> {
-    return scanEntries(this.#connection, this.#pipeline, ranges, batchSize);
+    const store = {
+      connection: this.#connection,
+      pipeline: this.#pipeline,
+      binKeys: this.#binKeys,
+      keyPrefix: this.#keyPrefix,
+    };
+    return scanEntries(store, ranges, batchSize);
   }
 
   async drop(

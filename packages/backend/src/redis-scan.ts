@@ -11,7 +11,7 @@ import {
   unwrappedIntervals,
 } from "@binring/core";
 import { binTag } from "./apply-script.js";
-import type { RedisConnection } from "./redis-connection.js";
+import type { RedisConnection, ScriptRunner } from "./redis-connection.js";
 import type { TurnPipeline } from "./turn-pipeline.js";
 
 /** Most bins read (Scan) or deleted (Drop, one script call each) per round of pipelined calls. */
@@ -28,11 +28,11 @@ const READ_BUDGET_BYTES = MESSAGE_BUDGET_BYTES;
 
 /** Every entry of the bins in the ranges, in batches of at most batchSize entries and about MESSAGE_BUDGET_BYTES. */
 export async function* scanEntries(
-  connection: RedisConnection,
-  pipeline: TurnPipeline,
+  store: { connection: RedisConnection; pipeline: TurnPipeline; binKeys: ScriptRunner; keyPrefix: string },
   ranges: readonly RingRange[],
   batchSize: number,
 ): AsyncIterable<Entry[]> {
+  const { connection, pipeline } = store;
   const bins = await binsIn(connection, pipeline, ranges);
   let batch: Entry[] = [];
   let bytes = 0;
@@ -44,7 +44,7 @@ export async function* scanEntries(
     const roundBins = bins.slice(i, i + binsForRound(binsRead, entriesRead, batchSize));
     i += roundBins.length;
     binsRead += roundBins.length;
-    const stored = await storedKeys(connection, pipeline, roundBins);
+    const stored = await storedKeys(connection, store.binKeys, store.keyPrefix, roundBins);
     for (const read of reads(stored)) {
       const entries = await readEntries(connection, pipeline, read);
       entriesRead += entries.length;
@@ -83,35 +83,24 @@ interface StoredKey {
 /** The string keys and lists of the bins, with their sizes (a list's byte count), not their values. */
 async function storedKeys(
   connection: RedisConnection,
-  pipeline: TurnPipeline,
+  binKeys: ScriptRunner,
+  keyPrefix: string,
   bins: readonly string[],
 ): Promise<StoredKey[]> {
   const tags = bins.map(binTag);
-  const names = await connection.call(() =>
-    Promise.all(
-      tags.flatMap((tag) => [
-        pipeline.send<string[]>("smembers", `ka:${tag}`),
-        pipeline.send<string[]>("smembers", `la:${tag}`),
-      ]),
-    ),
-  );
+  const reply = (await connection.call(() => binKeys([], [keyPrefix, ...tags]))) as (string | number)[][];
   const found: StoredKey[] = [];
   bins.forEach((bin, i) => {
     const tag = tags[i]!;
-    for (const key of names[2 * i]!) found.push({ bin, tag, key, list: false, bytes: 0 });
-    for (const key of names[2 * i + 1]!) found.push({ bin, tag, key, list: true, bytes: 0 });
-  });
-  const sizes = await connection.call(() =>
-    Promise.all(
-      found.map(({ tag, key, list }) =>
-        list
-          ? pipeline.send<string | null>("get", `lb:${tag}${key}`)
-          : pipeline.send<number>("strlen", `s:${tag}${key}`),
-      ),
-    ),
-  );
-  found.forEach((stored, i) => {
-    stored.bytes = Number(sizes[i] ?? 0) + stored.key.length;
+    for (const [list, pairs] of [
+      [false, reply[2 * i]!],
+      [true, reply[2 * i + 1]!],
+    ] as const) {
+      for (let k = 0; k < pairs.length; k += 2) {
+        const key = String(pairs[k]);
+        found.push({ bin, tag, key, list, bytes: Number(pairs[k + 1]) + key.length });
+      }
+    }
   });
   return found;
 }
