@@ -67,6 +67,8 @@ export class Keeper {
   readonly metrics: KeeperMetrics;
   readonly #stopTimers: (() => void)[] = [];
   #heartbeating = false;
+  /** A round asked for while one ran (roundSoon): it runs as soon as that one ends. */
+  #roundWanted = false;
   /** When the last heartbeat round started (ms); 0 before the first. */
   #lastRoundAt = 0;
   #rounds = 0;
@@ -127,7 +129,14 @@ export class Keeper {
       run: () => void this.#runner.run(),
       settled: (backends) => this.#settled(backends),
     });
-    this.#prober = new Prober(state, this.#witness, this.#commits, () => this.#working(), this.metrics);
+    this.#prober = new Prober(
+      state,
+      this.#witness,
+      this.#commits,
+      () => this.#working(),
+      this.metrics,
+      () => this.roundSoon(),
+    );
     this.#membership = new MembershipChanges(state, {
       working: () => this.#working(),
       beat: () => void this.#beats.round(),
@@ -253,11 +262,22 @@ export class Keeper {
     return this.#beats.receive(beat);
   }
 
+  /**
+   * A heartbeat round now, or as soon as the running one ends, rather than at
+   * the next tick: a backend just emptied is probed again at once, so its fill
+   * (a backend added, or back after a death) does not wait up to an interval.
+   */
+  roundSoon(): void {
+    this.#roundWanted = true;
+    void this.heartbeatRound();
+  }
+
   /** Probes every backend, then bootstraps, commits decided changes and publishes the rest. */
   async heartbeatRound(): Promise<void> {
     const state = this.#state;
     if (this.#heartbeating || state.stopped) return;
     this.#heartbeating = true;
+    this.#roundWanted = false;
     try {
       const now = state.clock.now();
       // Stalled (paused) long enough that peers may have taken our slice over: hear from them before acting.
@@ -287,6 +307,7 @@ export class Keeper {
       this.#keeperRing.finishLeaving();
     } finally {
       this.#heartbeating = false;
+      if (this.#roundWanted) void this.heartbeatRound();
     }
   }
 

@@ -33,6 +33,8 @@ export class Prober {
     /** Backends whose repair or fill this keeper runs, queues, commits or recovers. */
     private readonly working: () => readonly string[],
     private readonly counters: ProbeCounters,
+    /** Asks for a heartbeat round as soon as possible (Keeper.roundSoon). */
+    private readonly roundSoon: () => void,
   ) {}
 
   async probe(health: BackendHealth): Promise<void> {
@@ -208,6 +210,8 @@ export class Prober {
         { backend: health.address, incarnation: emptied.incarnation, bins: emptied.bins },
         "emptied a backend (it died, restarted or lost its store since it was last ready); it is filled next",
       );
+      // Heard again at once, it is decided a fill now rather than at the next round.
+      this.roundSoon();
     } catch (error) {
       logger.warn(
         { backend: health.address, err: (error as Error).message },

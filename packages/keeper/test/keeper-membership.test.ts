@@ -5,6 +5,7 @@
 // restarting from the original cluster file; refusals change nothing.
 import { afterEach, describe, expect, it } from "vitest";
 import type { Keeper } from "../src/keeper.js";
+import { DEFAULT_KEEPER_TIMING } from "../src/keeper-options.js";
 import { KeeperWorld } from "./support/keeper-world.js";
 
 let world: KeeperWorld | undefined;
@@ -54,6 +55,30 @@ async function placedExactly(w: KeeperWorld, keeper: Keeper, among: string[]): P
 }
 
 describe("adding a backend", () => {
+  it("fills it right after emptying it, without waiting for the next heartbeat round", async () => {
+    const w = await readyWorld(5);
+    const address = "127.0.0.1:7105";
+    const added = w.startBackend(address);
+    let emptiedAt: number | undefined;
+    let firstScanAt: number | undefined;
+    added.onCall = (call) => {
+      if (call === "empty") emptiedAt ??= w.clock.now();
+    };
+    for (const backend of w.backends.values()) {
+      const before = backend.onCall;
+      backend.onCall = (call, detail) => {
+        before?.(call, detail);
+        if (call === "scan" && emptiedAt !== undefined) firstScanAt ??= w.clock.now();
+      };
+    }
+    await w.keeper(1).addBackend(address, "");
+    await w.until(() => settled(w, 6), 30_000, "the new backend is filled and ready everywhere");
+    expect(emptiedAt).toBeDefined();
+    expect(firstScanAt).toBeDefined();
+    // A round a second (production timing): the fill used to start at the round after the empty.
+    expect(firstScanAt! - emptiedAt!).toBeLessThan(DEFAULT_KEEPER_TIMING.heartbeatIntervalMs / 2);
+  });
+
   it("empties it, fills it with its share, makes it ready, and the former holders drop that share", async () => {
     const w = await readyWorld(5);
     const address = "127.0.0.1:7105";
