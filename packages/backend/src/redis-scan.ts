@@ -25,10 +25,24 @@ export const BINS_PER_ROUND = 64;
  */
 const READ_MAX_ENTRIES = 2000;
 const READ_BUDGET_BYTES = MESSAGE_BUDGET_BYTES;
+/** About the most keys of one set a call of lua/bin-keys.lua pages through (SSCAN's COUNT). */
+const KEYS_PER_PAGE = 1000;
 
-/** Every entry of the bins in the ranges, in batches of at most batchSize entries and about MESSAGE_BUDGET_BYTES. */
+/** The Redis a Scan reads, and the script that pages its bins' keys (lua/bin-keys.lua). */
+export interface ScanStore {
+  connection: RedisConnection;
+  pipeline: TurnPipeline;
+  binKeys: ScriptRunner;
+  keyPrefix: string;
+}
+
+/**
+ * Every entry of the bins in the ranges, in batches of at most batchSize
+ * entries and about MESSAGE_BUDGET_BYTES. An entry may come twice (SSCAN
+ * returns a key twice if its set grows meanwhile); applying it twice changes nothing.
+ */
 export async function* scanEntries(
-  store: { connection: RedisConnection; pipeline: TurnPipeline; binKeys: ScriptRunner; keyPrefix: string },
+  store: ScanStore,
   ranges: readonly RingRange[],
   batchSize: number,
 ): AsyncIterable<Entry[]> {
@@ -44,19 +58,24 @@ export async function* scanEntries(
     const roundBins = bins.slice(i, i + binsForRound(binsRead, entriesRead, batchSize));
     i += roundBins.length;
     binsRead += roundBins.length;
-    const stored = await storedKeys(connection, store.binKeys, store.keyPrefix, roundBins);
-    for (const read of reads(stored)) {
-      const entries = await readEntries(connection, pipeline, read);
-      entriesRead += entries.length;
-      // Entry by entry, so that a bin with a long list still travels in batches of batchSize and of about
-      // MESSAGE_BUDGET_BYTES (values may be megabytes each).
-      for (const entry of entries) {
-        batch.push(entry);
-        bytes += entry.value.length + entry.key.length;
-        if (batch.length >= batchSize || bytes >= MESSAGE_BUDGET_BYTES) {
-          yield batch;
-          batch = [];
-          bytes = 0;
+    // A round's keys come in pages (bin-keys.lua), each read before the next is asked for.
+    let sets = roundBins.flatMap((bin) => [false, true].map((list) => ({ bin, list, cursor: "0" })));
+    while (sets.length > 0) {
+      const stored = await storedKeys(store, sets);
+      sets = sets.filter((set) => set.cursor !== "0");
+      for (const read of reads(stored)) {
+        const entries = await readEntries(connection, pipeline, read);
+        entriesRead += entries.length;
+        // Entry by entry, so that a bin with a long list still travels in batches of batchSize and of about
+        // MESSAGE_BUDGET_BYTES (values may be megabytes each).
+        for (const entry of entries) {
+          batch.push(entry);
+          bytes += entry.value.length + entry.key.length;
+          if (batch.length >= batchSize || bytes >= MESSAGE_BUDGET_BYTES) {
+            yield batch;
+            batch = [];
+            bytes = 0;
+          }
         }
       }
     }
@@ -80,26 +99,30 @@ interface StoredKey {
   bytes: number;
 }
 
-/** The string keys and lists of the bins, with their sizes (a list's byte count), not their values. */
-async function storedKeys(
-  connection: RedisConnection,
-  binKeys: ScriptRunner,
-  keyPrefix: string,
-  bins: readonly string[],
-): Promise<StoredKey[]> {
-  const tags = bins.map(binTag);
-  const reply = (await connection.call(() => binKeys([], [keyPrefix, ...tags]))) as (string | number)[][];
+/** A bin's string keys (`ka:`) or lists (`la:`), and where its paging has got to. */
+interface KeySet {
+  bin: string;
+  list: boolean;
+  cursor: string;
+}
+
+/**
+ * The next page of each set's keys, with their sizes (a string entry's length,
+ * a list's byte count), not their values; moves each set's cursor on.
+ */
+async function storedKeys(store: ScanStore, sets: KeySet[]): Promise<StoredKey[]> {
+  const args = sets.flatMap(({ bin, list, cursor }) => [binTag(bin), list ? "la:" : "ka:", cursor]);
+  const pages = (await store.connection.call(() =>
+    store.binKeys([], [store.keyPrefix, KEYS_PER_PAGE, ...args]),
+  )) as (string | number)[][];
   const found: StoredKey[] = [];
-  bins.forEach((bin, i) => {
-    const tag = tags[i]!;
-    for (const [list, pairs] of [
-      [false, reply[2 * i]!],
-      [true, reply[2 * i + 1]!],
-    ] as const) {
-      for (let k = 0; k < pairs.length; k += 2) {
-        const key = String(pairs[k]);
-        found.push({ bin, tag, key, list, bytes: Number(pairs[k + 1]) + key.length });
-      }
+  sets.forEach((set, i) => {
+    const page = pages[i]!;
+    set.cursor = String(page[0]);
+    const tag = binTag(set.bin);
+    for (let k = 1; k < page.length; k += 2) {
+      const key = String(page[k]);
+      found.push({ bin: set.bin, tag, key, list: set.list, bytes: Number(page[k + 1]) + key.length });
     }
   });
   return found;

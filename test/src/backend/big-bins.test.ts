@@ -4,10 +4,11 @@
 // the bin is gone; one script for a whole bin held Redis for half a second at
 // 150,000 keys, and at a million past the backend's 5 s command timeout, so
 // the drop failed, and so did every other call of that backend meanwhile
-// (measured by Redis itself, SLOWLOG). Scanning it for a copy: values are read
-// a few MiB at a time; a whole bin read at once sat in memory, and one of
-// 200 values of 8 MiB did not come back within the command timeout, so its
-// repair failed every time.
+// (measured by Redis itself, SLOWLOG). Scanning it for a copy: its keys are
+// paged and its values read a few MiB at a time; a whole bin read at once sat
+// in memory, one of 200 values of 8 MiB did not come back within the command
+// timeout, so its repair failed every time, and sizing a million keys in one
+// script held Redis three and a half seconds.
 import { DROP_KEYS_PER_CALL, RedisEngine } from "@binring/backend";
 import { type Entry, type EntryKind, MESSAGE_BUDGET_BYTES, newWriterId, WHOLE_RING } from "@binring/core";
 import { Redis } from "ioredis";
@@ -64,7 +65,7 @@ async function fill(bin: string, keys: number, lists: number): Promise<void> {
   );
 }
 
-it(`drops a bin of ${KEYS} keys and ${LISTS} lists without a script call over ${SLOW_US / 1000} ms, leaving nothing`, {
+it(`scans and drops a bin of ${KEYS} keys and ${LISTS} lists without a Redis call over ${SLOW_US / 1000} ms, leaving nothing`, {
   timeout: 60_000,
 }, async () => {
   await fill("big", KEYS, LISTS);
@@ -74,6 +75,11 @@ it(`drops a bin of ${KEYS} keys and ${LISTS} lists without a script call over ${
   await redis.config("SET", "slowlog-log-slower-than", String(SLOW_US));
   await redis.slowlog("RESET");
   try {
+    const scanned = new Set<string>();
+    for await (const batch of engine.scan(WHOLE_RING, 2000)) {
+      for (const { bin, key, kind, value } of batch) scanned.add(`${bin} ${key} ${kind} ${value}`);
+    }
+    expect(scanned.size).toBe(KEYS + 2 * LISTS + 10 + 2);
     expect(await engine.drop(WHOLE_RING)).toBe(2);
     const slow = (await redis.slowlog("GET", 128)) as [number, number, number, string[]][];
     expect(slow.map(([, , micros, args]) => `${args[0]} ${micros} µs`)).toEqual([]);
