@@ -41,7 +41,7 @@ import { CopyLane } from "./copy-lane.js";
 import { DROP_KEYS_PER_CALL, PACED_DROP_BINS } from "./drop-pace.js";
 import { ENTRIES_PER_SCRIPT_CALL, type PendingStoreCall, splitApply } from "./pending-apply.js";
 import { REDIS_COMMAND_TIMEOUT_MS, RedisConnection, type ScriptRunner } from "./redis-connection.js";
-import { BINS_PER_ROUND, binsIn, scanEntries } from "./redis-scan.js";
+import { BINS_PER_ROUND, binsIn, type ScanStore, scanEntries } from "./redis-scan.js";
 import {
   listLimitError,
   type StoredString,
@@ -93,7 +93,7 @@ export class RedisEngine implements StoreEngine {
   readonly #raiseClock: ScriptRunner;
   readonly #sweepTombstones: ScriptRunner;
   readonly #dropBin: ScriptRunner;
-  readonly #binKeys: ScriptRunner;
+  readonly #scanStore: ScanStore;
   readonly #applies = new TurnBatch<PendingStoreCall>((pending) => this.#applyInChunks(pending));
   readonly #copies = new CopyLane(
     (chunk) => this.#applyChunk(chunk, "copies"),
@@ -118,7 +118,12 @@ export class RedisEngine implements StoreEngine {
     this.#raiseClock = this.#connection.define("raiseClock", "raise-clock", 1);
     this.#sweepTombstones = this.#connection.define("sweepTombstones", "sweep-tombstones", 0);
     this.#dropBin = this.#connection.define("dropBin", "drop-bin", 0);
-    this.#binKeys = this.#connection.define("binKeys", "bin-keys", 0);
+    this.#scanStore = {
+      connection: this.#connection,
+      pipeline: this.#pipeline,
+      binKeys: this.#connection.define("binKeys", "bin-keys", 0),
+      keyPrefix: this.#keyPrefix,
+    };
   }
 
   onReset(listener: (reason: string) => void): void {
@@ -269,13 +274,7 @@ export class RedisEngine implements StoreEngine {
   }
 
   scan(ranges: readonly RingRange[], batchSize: number): AsyncIterable<Entry[]> {
-    const store = {
-      connection: this.#connection,
-      pipeline: this.#pipeline,
-      binKeys: this.#binKeys,
-      keyPrefix: this.#keyPrefix,
-    };
-    return scanEntries(store, ranges, batchSize);
+    return scanEntries(this.#scanStore, ranges, batchSize);
   }
 
   async drop(

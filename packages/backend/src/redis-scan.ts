@@ -46,8 +46,7 @@ export async function* scanEntries(
   ranges: readonly RingRange[],
   batchSize: number,
 ): AsyncIterable<Entry[]> {
-  const { connection, pipeline } = store;
-  const bins = await binsIn(connection, pipeline, ranges);
+  const bins = await binsIn(store.connection, store.pipeline, ranges);
   let batch: Entry[] = [];
   let bytes = 0;
   let binsRead = 0;
@@ -58,24 +57,17 @@ export async function* scanEntries(
     const roundBins = bins.slice(i, i + binsForRound(binsRead, entriesRead, batchSize));
     i += roundBins.length;
     binsRead += roundBins.length;
-    // A round's keys come in pages (bin-keys.lua), each read before the next is asked for.
-    let sets = roundBins.flatMap((bin) => [false, true].map((list) => ({ bin, list, cursor: "0" })));
-    while (sets.length > 0) {
-      const stored = await storedKeys(store, sets);
-      sets = sets.filter((set) => set.cursor !== "0");
-      for (const read of reads(stored)) {
-        const entries = await readEntries(connection, pipeline, read);
-        entriesRead += entries.length;
-        // Entry by entry, so that a bin with a long list still travels in batches of batchSize and of about
-        // MESSAGE_BUDGET_BYTES (values may be megabytes each).
-        for (const entry of entries) {
-          batch.push(entry);
-          bytes += entry.value.length + entry.key.length;
-          if (batch.length >= batchSize || bytes >= MESSAGE_BUDGET_BYTES) {
-            yield batch;
-            batch = [];
-            bytes = 0;
-          }
+    for await (const entries of roundEntries(store, roundBins)) {
+      entriesRead += entries.length;
+      // Entry by entry, so that a bin with a long list still travels in batches of batchSize and of about
+      // MESSAGE_BUDGET_BYTES (values may be megabytes each).
+      for (const entry of entries) {
+        batch.push(entry);
+        bytes += entry.value.length + entry.key.length;
+        if (batch.length >= batchSize || bytes >= MESSAGE_BUDGET_BYTES) {
+          yield batch;
+          batch = [];
+          bytes = 0;
         }
       }
     }
@@ -102,8 +94,24 @@ interface StoredKey {
 /** A bin's string keys (`ka:`) or lists (`la:`), and where its paging has got to. */
 interface KeySet {
   bin: string;
+  tag: string;
   list: boolean;
   cursor: string;
+}
+
+/**
+ * The entries of a round's bins, one bounded read at a time: their keys come
+ * in pages (bin-keys.lua), each page read before the next is asked for.
+ */
+async function* roundEntries(store: ScanStore, bins: readonly string[]): AsyncIterable<Entry[]> {
+  let sets: KeySet[] = bins.flatMap((bin) =>
+    [false, true].map((list) => ({ bin, tag: binTag(bin), list, cursor: "0" })),
+  );
+  while (sets.length > 0) {
+    const stored = await storedKeys(store, sets);
+    sets = sets.filter((set) => set.cursor !== "0");
+    for (const read of reads(stored)) yield await readEntries(store, read);
+  }
 }
 
 /**
@@ -111,7 +119,7 @@ interface KeySet {
  * a list's byte count), not their values; moves each set's cursor on.
  */
 async function storedKeys(store: ScanStore, sets: KeySet[]): Promise<StoredKey[]> {
-  const args = sets.flatMap(({ bin, list, cursor }) => [binTag(bin), list ? "la:" : "ka:", cursor]);
+  const args = sets.flatMap(({ tag, list, cursor }) => [tag, list ? "la:" : "ka:", cursor]);
   const pages = (await store.connection.call(() =>
     store.binKeys([], [store.keyPrefix, KEYS_PER_PAGE, ...args]),
   )) as (string | number)[][];
@@ -119,10 +127,15 @@ async function storedKeys(store: ScanStore, sets: KeySet[]): Promise<StoredKey[]
   sets.forEach((set, i) => {
     const page = pages[i]!;
     set.cursor = String(page[0]);
-    const tag = binTag(set.bin);
     for (let k = 1; k < page.length; k += 2) {
       const key = String(page[k]);
-      found.push({ bin: set.bin, tag, key, list: set.list, bytes: Number(page[k + 1]) + key.length });
+      found.push({
+        bin: set.bin,
+        tag: set.tag,
+        key,
+        list: set.list,
+        bytes: Number(page[k + 1]) + key.length,
+      });
     }
   });
   return found;
@@ -146,8 +159,7 @@ function* reads(stored: readonly StoredKey[]): Iterable<StoredKey[]> {
 
 /** The entries of the keys: a string key's entry, a list's appends and removes. A key gone meanwhile has none. */
 async function readEntries(
-  connection: RedisConnection,
-  pipeline: TurnPipeline,
+  { connection, pipeline }: ScanStore,
   read: readonly StoredKey[],
 ): Promise<Entry[]> {
   const values = await connection.call(() =>
