@@ -7,26 +7,23 @@
 // and under a paced load well below that (latency, the machine not saturated).
 // The cluster's CPU during each (every backend, redis-server and keeper, from
 // /proc) says what a move costs with less noise than the latency does.
-import { setTimeout as sleep } from "node:timers/promises";
 import { addBackend, BinClient, removeBackend } from "@binring/client";
 import { DEFAULT_KEEPER_TIMING } from "@binring/keeper";
-import { newHistogram, type RawMeasurement, summarise } from "@binring/load";
+import { type RawMeasurement, summarise } from "@binring/load";
 import { waitFor } from "../support/wait-for.js";
 import { type Binring, clusterStatus, startBinring } from "./contenders.js";
 import { binringProcesses } from "./cpu-cost.js";
 import { fmt, table } from "./measure.js";
+import { MoveTimeline } from "./move-timeline.js";
 import { processCpuMicros } from "./process-cpu.js";
+import { closedLoop, FOREGROUND, type Foreground, pacedLoad } from "./rebalance-foreground.js";
 import { bulkLoad } from "./repair-bench.js";
 import type { BenchResult } from "./result.js";
 import { type BenchSettings, progress } from "./settings.js";
 
 const BACKENDS = 6;
-/** Foreground bins; the closed loop runs one caller on each. */
-const FOREGROUND = 16;
 /** The paced load's rate, as a share of the closed loop's idle throughput. */
 const PACED_SHARE = 0.4;
-/** Calls the paced load lets run at once; past it, it waits (latency still counts from when a call was due). */
-const PACED_IN_FLIGHT = 1000;
 /** How long a change may take before it is reported unfinished. */
 const CHANGE_TIMEOUT_MS = 180_000;
 /**
@@ -40,18 +37,14 @@ const COMPLETION_POLL_MS = 250;
 /** A foreground load's numbers, and the cores the cluster used meanwhile. */
 type Measurement = ReturnType<typeof summarise> & { cpuMicros: number; wallMs: number; cores: number };
 
-/** A foreground load: runs until `stop` says so, latencies in µs. */
-interface Foreground {
-  label: string;
-  run(stop: () => boolean): Promise<RawMeasurement>;
-}
-
 interface Change {
   name: string;
   ms: number;
   onNew: string;
   copied: number;
   during: Measurement;
+  /** The change second by second (move-timeline.ts). */
+  timeline: string;
 }
 
 export async function rebalanceBench(settings: BenchSettings): Promise<BenchResult> {
@@ -163,6 +156,22 @@ ${[closedPairs, pacedPairs]
 Every run:
 
 ${table(header, [...rows(closed, closedPairs), ...rows(paced, pacedPairs)])}
+
+### The paced load second by second, first run
+
+Each second's calls by when they were due, their p99, and the cores each part of the cluster used
+in that second (from /proc; the moving backend is the one added or removed, the bench process
+runs the foreground and asks the keepers for progress every ${COMPLETION_POLL_MS} ms). Idle, just before:
+
+${pacedPairs[0]!.idle.timeline}
+
+Adding a backend, from the AddBackend call until the change is complete:
+
+${pacedPairs[0]!.changes[0].timeline}
+
+Removing one of the original six:
+
+${pacedPairs[0]!.changes[1].timeline}
 `,
     };
   } finally {
@@ -173,7 +182,7 @@ ${table(header, [...rows(closed, closedPairs), ...rows(paced, pacedPairs)])}
 
 /** The foreground measured idle, then a backend added and one of the originals removed under it. */
 interface Pair {
-  idle: Measurement;
+  idle: Measurement & { timeline: string };
   changes: [Change, Change];
 }
 
@@ -199,6 +208,7 @@ async function add(binring: Binring, foreground: Foreground, ideal: number): Pro
   const change = await during(
     binring,
     foreground,
+    added,
     () => addBackend(binring.cluster.keepers[0]!, added, ""),
     async () => {
       const status = await clusterStatus(binring);
@@ -214,6 +224,7 @@ async function add(binring: Binring, foreground: Foreground, ideal: number): Pro
     onNew: `${fmt.ops(onNew)} (${fmt.times(onNew, ideal)} of ideal ${fmt.ops(ideal)})`,
     copied: copiedFor(after, added),
     during: change.during,
+    timeline: change.timeline,
   };
 }
 
@@ -226,6 +237,7 @@ async function remove(
   const change = await during(
     binring,
     foreground,
+    leaving,
     () => removeBackend(binring.cluster.keepers[0]!, leaving),
     async () => {
       const status = await clusterStatus(binring);
@@ -240,6 +252,7 @@ async function remove(
     onNew: `${fmt.ops(ideal)} (ideal: its share)`,
     copied: copiedFor(await clusterStatus(binring), leaving),
     during: change.during,
+    timeline: change.timeline,
   };
 }
 
@@ -251,14 +264,16 @@ function copiedFor(status: Awaited<ReturnType<typeof clusterStatus>>, backend: s
 async function during<T>(
   binring: Binring,
   foreground: Foreground,
+  moving: string,
   start: () => Promise<unknown>,
   complete: () => Promise<T | undefined>,
-): Promise<{ ms: number; during: Measurement }> {
+): Promise<{ ms: number; during: Measurement; timeline: string }> {
   const cpuBefore = clusterCpu(binring);
   const startedAt = performance.now();
+  const timeline = new MoveTimeline(() => roles(binring, moving), startedAt);
   await start();
   let done = false;
-  const load = foreground.run(() => done);
+  const load = foreground.run(() => done, timeline.observe);
   try {
     await waitFor("the change to complete", complete, {
       timeoutMs: CHANGE_TIMEOUT_MS,
@@ -266,21 +281,53 @@ async function during<T>(
     });
   } finally {
     done = true;
+    timeline.stop();
   }
   const ms = performance.now() - startedAt;
   progress(
     `rebalance: a change of ${binring.cluster.addresses.length} backends complete in ${fmt.ops(ms)} ms (${foreground.label})`,
   );
   const raw = await load;
-  return { ms, during: measured(raw, cpuBefore, clusterCpu(binring), performance.now() - startedAt) };
+  return {
+    ms,
+    during: measured(raw, cpuBefore, clusterCpu(binring), performance.now() - startedAt),
+    timeline: timeline.markdown(),
+  };
 }
 
-async function idle(binring: Binring, foreground: Foreground, ms: number): Promise<Measurement> {
+/** The cluster's processes by part, the backend that joins or leaves on its own. */
+function roles(binring: Binring, moving?: string): Record<string, number[]> {
+  const pids = (members: typeof binring.cluster.members) =>
+    members.flatMap((m) => (m.backend?.child.pid === undefined ? [] : [m.backend.child.pid]));
+  const groups = binringProcesses(binring);
+  return {
+    ...(moving === undefined
+      ? { backends: pids(binring.cluster.members) }
+      : {
+          "moving backend": pids(binring.cluster.members.filter((m) => m.address === moving)),
+          "other backends": pids(binring.cluster.members.filter((m) => m.address !== moving)),
+        }),
+    "redis-servers": groups["redis-servers"] ?? [],
+    keepers: groups.keepers ?? [],
+    "bench process": [process.pid],
+  };
+}
+
+async function idle(
+  binring: Binring,
+  foreground: Foreground,
+  ms: number,
+): Promise<Measurement & { timeline: string }> {
   const cpuBefore = clusterCpu(binring);
   const startedAt = performance.now();
+  const timeline = new MoveTimeline(() => roles(binring), startedAt);
   const endAt = startedAt + ms;
-  const raw = await foreground.run(() => performance.now() >= endAt);
-  const result = measured(raw, cpuBefore, clusterCpu(binring), performance.now() - startedAt);
+  const raw = await foreground.run(() => performance.now() >= endAt, timeline.observe);
+  timeline.stop();
+  const result = {
+    ...measured(raw, cpuBefore, clusterCpu(binring), performance.now() - startedAt),
+    timeline: timeline.markdown(),
+  };
   progress(
     `rebalance: idle, ${foreground.label}: ${fmt.ops(result.opsPerSecond)} ops/s, p99 ${fmt.ms(result.p99Ms)} ms`,
   );
@@ -323,73 +370,4 @@ function clusterCpu(binring: Binring): Map<number, number> {
 function extraMicrosPerEntry(change: Change, idleLoad: Measurement): number {
   const idleMicros = idleLoad.cores * change.during.wallMs * 1000;
   return Math.max(0, change.during.cpuMicros - idleMicros) / change.copied;
-}
-
-/** The `i`-th call of a foreground load on `bin`: sets and gets of 100 keys in turn. */
-function call(bin: ReturnType<BinClient["bin"]>, i: number): Promise<unknown> {
-  return i % 2 === 0 ? bin.set(`k${i % 100}`, "v".repeat(32)) : bin.get(`k${(i - 1) % 100}`);
-}
-
-function closedLoop(client: BinClient): Foreground {
-  return {
-    label: `closed loop, ${FOREGROUND} callers`,
-    async run(stop) {
-      const histogram = newHistogram();
-      let completed = 0;
-      let errors = 0;
-      const startedAt = performance.now();
-      const caller = async (id: number) => {
-        const bin = client.bin(`foreground-${id}`);
-        for (let i = 0; !stop(); i++) {
-          const started = performance.now();
-          try {
-            await call(bin, i);
-            histogram.recordValue(Math.max(1, Math.round((performance.now() - started) * 1000)));
-            completed++;
-          } catch {
-            errors++;
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: FOREGROUND }, (_, id) => caller(id)));
-      return { histogram, completed, errors, durationMs: performance.now() - startedAt };
-    },
-  };
-}
-
-/** Calls at `ratePerSecond` over the foreground bins in turn, each bin's calls in order of issue. */
-function pacedLoad(client: BinClient, ratePerSecond: number): Foreground {
-  return {
-    label: `paced, ${fmt.ops(ratePerSecond)} ops/s`,
-    async run(stop) {
-      const histogram = newHistogram();
-      const bins = Array.from({ length: FOREGROUND }, (_, id) => client.bin(`paced-${id}`));
-      const inFlight = new Set<Promise<void>>();
-      let completed = 0;
-      let errors = 0;
-      let issued = 0;
-      const startedAt = performance.now();
-      while (!stop()) {
-        const due = Math.floor(((performance.now() - startedAt) * ratePerSecond) / 1000);
-        for (; issued < due && inFlight.size < PACED_IN_FLIGHT; issued++) {
-          const dueAt = startedAt + (issued * 1000) / ratePerSecond;
-          const bin = bins[issued % FOREGROUND]!;
-          const op: Promise<void> = call(bin, Math.floor(issued / FOREGROUND)).then(
-            () => {
-              histogram.recordValue(Math.max(1, Math.round((performance.now() - dueAt) * 1000)));
-              completed++;
-            },
-            () => {
-              errors++;
-            },
-          );
-          inFlight.add(op);
-          void op.finally(() => inFlight.delete(op));
-        }
-        await sleep(2);
-      }
-      await Promise.all(inFlight);
-      return { histogram, completed, errors, durationMs: performance.now() - startedAt };
-    },
-  };
 }

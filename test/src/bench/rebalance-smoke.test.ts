@@ -1,7 +1,7 @@
 // The rebalance benchmark keeps working: `--quick` end to end, a backend added
 // to a loaded cluster and one removed, under a closed-loop and then a paced
 // foreground load, every cell filled (the cluster's CPU during each change
-// too), the medians of the runs first.
+// too), the medians of the runs first, and the paced load second by second.
 import { expect, test } from "vitest";
 import { runQuick } from "./quick-run.js";
 
@@ -12,7 +12,7 @@ test("npm run bench -- rebalance --quick writes a filled table", { timeout: 120_
   expect(report).toMatch(/^Machine: \d+ cores × .*redis-server/m);
   expect(report).not.toMatch(/NaN|undefined|Infinity/);
   // The medians (one run each with --quick), then every run under its own header.
-  const [medians, rows] = [run.rows("rebalance.md").slice(0, 4), run.rows("rebalance.md").slice(5)];
+  const [medians, rows] = [run.rows("rebalance.md").slice(0, 4), run.rows("rebalance.md").slice(5, 9)];
   expect(medians).toHaveLength(4);
   for (const [i, line] of medians.entries()) {
     const change = i % 2 === 0 ? "add 1 to 6" : "remove 1 of 7";
@@ -35,4 +35,13 @@ test("npm run bench -- rebalance --quick writes a filled table", { timeout: 120_
       ),
     );
   }
+  // Second by second: idle, the add, the remove; each second its calls, their p99 and every part's cores.
+  const timeline = report.slice(report.indexOf("### The paced load second by second"));
+  expect(timeline).toContain(
+    "| seconds | calls due | p99 (ms) | moving backend (cores) | other backends (cores) |",
+  );
+  const seconds = timeline.split("\n").filter((line) => /^\| \d+–\d+ \|/.test(line));
+  expect(seconds.length).toBeGreaterThanOrEqual(3);
+  for (const line of seconds)
+    expect(line).toMatch(/^\| \d+–\d+ \| \d+ \| ([\d.]+|–)( \| (\d+\.\d\d|–))+ \|$/);
 });
