@@ -9,11 +9,10 @@
 // in memory, one of 200 values of 8 MiB did not come back within the command
 // timeout, so its repair failed every time, and sizing a million keys in one
 // script held Redis three and a half seconds.
-import { DROP_KEYS_PER_CALL, RedisEngine } from "@binring/backend";
+import { DROP_KEYS_PER_CALL } from "@binring/backend";
 import { type Entry, type EntryKind, MESSAGE_BUDGET_BYTES, newWriterId, WHOLE_RING } from "@binring/core";
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
-import { RedisServer } from "../support/index.js";
+import { beforeEach, expect, it } from "vitest";
+import { engineOnRedis } from "../support/index.js";
 
 const KEYS = 150_000;
 const LISTS = 2_000;
@@ -23,25 +22,12 @@ const LISTS = 2_000;
  */
 const SLOW_US = 100_000;
 
-let server: RedisServer;
-let engine: RedisEngine;
-let redis: Redis;
 const writer = newWriterId();
 let seq = 0;
 
-beforeAll(async () => {
-  server = await RedisServer.start();
-  engine = new RedisEngine({ url: server.url });
-  await engine.waitUntilReady();
-  redis = new Redis(server.url);
-});
-afterAll(async () => {
-  redis.disconnect();
-  await engine.close();
-  await server.stop();
-});
+const store = engineOnRedis();
 beforeEach(async () => {
-  await redis.flushall();
+  await store.redis.flushall();
 });
 
 function entry(bin: string, key: string, kind: EntryKind, value: string): Entry {
@@ -53,11 +39,11 @@ function entry(bin: string, key: string, kind: EntryKind, value: string): Entry 
 async function fill(bin: string, keys: number, lists: number): Promise<void> {
   for (let i = 0; i < keys; i += 10_000) {
     const count = Math.min(10_000, keys - i);
-    await engine.apply(
+    await store.engine.apply(
       Array.from({ length: count }, (_, j) => entry(bin, `k${i + j}`, "set", (i + j) % 10 === 0 ? "" : "v")),
     );
   }
-  await engine.apply(
+  await store.engine.apply(
     Array.from({ length: lists }, (_, j) => [
       entry(bin, `l${j}`, "append", "a"),
       entry(bin, `l${j}`, "append", "b"),
@@ -70,25 +56,25 @@ it(`scans and drops a bin of ${KEYS} keys and ${LISTS} lists without a Redis cal
 }, async () => {
   await fill("big", KEYS, LISTS);
   await fill("small", 10, 1);
-  expect(await engine.stats()).toEqual({ bins: 2, keys: KEYS - KEYS / 10 + 9, lists: LISTS + 1 });
+  expect(await store.engine.stats()).toEqual({ bins: 2, keys: KEYS - KEYS / 10 + 9, lists: LISTS + 1 });
 
-  await redis.config("SET", "slowlog-log-slower-than", String(SLOW_US));
-  await redis.slowlog("RESET");
+  await store.redis.config("SET", "slowlog-log-slower-than", String(SLOW_US));
+  await store.redis.slowlog("RESET");
   try {
     const scanned = new Set<string>();
-    for await (const batch of engine.scan(WHOLE_RING, 2000)) {
+    for await (const batch of store.engine.scan(WHOLE_RING, 2000)) {
       for (const { bin, key, kind, value } of batch) scanned.add(`${bin} ${key} ${kind} ${value}`);
     }
     expect(scanned.size).toBe(KEYS + 2 * LISTS + 10 + 2);
-    expect(await engine.drop(WHOLE_RING)).toBe(2);
-    const slow = (await redis.slowlog("GET", 128)) as [number, number, number, string[]][];
+    expect(await store.engine.drop(WHOLE_RING)).toBe(2);
+    const slow = (await store.redis.slowlog("GET", 128)) as [number, number, number, string[]][];
     expect(slow.map(([, , micros, args]) => `${args[0]} ${micros} µs`)).toEqual([]);
   } finally {
-    await redis.config("SET", "slowlog-log-slower-than", "10000");
+    await store.redis.config("SET", "slowlog-log-slower-than", "10000");
   }
-  expect(await engine.stats()).toEqual({ bins: 0, keys: 0, lists: 0 });
-  expect(await redis.keys("*big*")).toEqual([]);
-  expect(await redis.keys("*small*")).toEqual([]);
+  expect(await store.engine.stats()).toEqual({ bins: 0, keys: 0, lists: 0 });
+  expect(await store.redis.keys("*big*")).toEqual([]);
+  expect(await store.redis.keys("*small*")).toEqual([]);
 });
 
 it("a drop stopped part way through a bin leaves the rest indexed and counted, and a later drop finishes it", async () => {
@@ -97,30 +83,30 @@ it("a drop stopped part way through a bin leaves the rest indexed and counted, a
   const live = keys - keys / 10;
   let checks = 0;
   // One round: one call for the bin, then told to stop.
-  expect(await engine.drop(WHOLE_RING, () => ++checks > 1)).toBe(0);
-  const left = await engine.keys("big", {});
+  expect(await store.engine.drop(WHOLE_RING, () => ++checks > 1)).toBe(0);
+  const left = await store.engine.keys("big", {});
   expect(left.length).toBeGreaterThan(live - DROP_KEYS_PER_CALL - 1);
   expect(left.length).toBeLessThan(live);
-  expect(await engine.stats()).toEqual({ bins: 1, keys: left.length, lists: 0 });
+  expect(await store.engine.stats()).toEqual({ bins: 1, keys: left.length, lists: 0 });
   for (const key of left.slice(0, 100))
-    expect(await engine.getString("big", key)).toMatchObject({ value: "v" });
+    expect(await store.engine.getString("big", key)).toMatchObject({ value: "v" });
 
-  expect(await engine.drop(WHOLE_RING)).toBe(1);
-  expect(await engine.stats()).toEqual({ bins: 0, keys: 0, lists: 0 });
-  expect(await redis.keys("*big*")).toEqual([]);
+  expect(await store.engine.drop(WHOLE_RING)).toBe(1);
+  expect(await store.engine.stats()).toEqual({ bins: 0, keys: 0, lists: 0 });
+  expect(await store.redis.keys("*big*")).toEqual([]);
 });
 
 it("scans a bin of large values a few MiB at a time: what is deleted after the first batch is not read", async () => {
   const values = 24;
   const value = "x".repeat(1024 * 1024);
-  for (let i = 0; i < values; i++) await engine.apply([entry("big", `k${i}`, "set", value)]);
-  const scan = engine.scan(WHOLE_RING, 1000)[Symbol.asyncIterator]();
+  for (let i = 0; i < values; i++) await store.engine.apply([entry("big", `k${i}`, "set", value)]);
+  const scan = store.engine.scan(WHOLE_RING, 1000)[Symbol.asyncIterator]();
   const first = await scan.next();
   expect(first.done).toBe(false);
   const firstKeys = new Set(first.value!.map((e: Entry) => e.key));
   expect(firstKeys.size).toBeLessThanOrEqual(MESSAGE_BUDGET_BYTES / value.length + 1);
   // Everything not sent yet goes; a scan that read the whole bin up front would still send it.
-  for (let i = 0; i < values; i++) if (!firstKeys.has(`k${i}`)) await redis.del(`s:3:bigk${i}`);
+  for (let i = 0; i < values; i++) if (!firstKeys.has(`k${i}`)) await store.redis.del(`s:3:bigk${i}`);
   let later = 0;
   for (let next = await scan.next(); !next.done; next = await scan.next()) later += next.value.length;
   expect(firstKeys.size + later).toBeLessThan(values / 2);

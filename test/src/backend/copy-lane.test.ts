@@ -5,21 +5,10 @@
 import { RedisEngine } from "@binring/backend";
 import { type Entry, newWriterId } from "@binring/core";
 import { Redis } from "ioredis";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { RedisServer } from "../support/index.js";
+import { expect, it } from "vitest";
+import { engineOnRedis } from "../support/index.js";
 
-let server: RedisServer;
-let engine: RedisEngine;
-
-beforeAll(async () => {
-  server = await RedisServer.start();
-  engine = new RedisEngine({ url: server.url, readCacheBytes: 0 });
-  await engine.waitUntilReady();
-});
-afterAll(async () => {
-  await engine.close();
-  await server.stop();
-});
+const store = engineOnRedis({ readCacheBytes: 0 });
 
 function setEntry(bin: string, i: number, writer: string): Entry {
   return { bin, key: `k${i}`, kind: "set", value: `v${i}`, stamp: { clock: 1n, writer, seq: i } };
@@ -30,20 +19,23 @@ it("a client write overtakes copies that wait, and every copy is applied", async
   const done: string[] = [];
   // Four batches in flight, as a keeper's copier keeps them.
   const copies = Array.from({ length: 4 }, (_, batch) =>
-    engine
+    store.engine
       .applyCopies(Array.from({ length: 2000 }, (_, i) => setEntry(`copied-${batch}`, i, writer)))
       .then(() => done.push(`copy ${batch}`)),
   );
-  const write = engine.apply([setEntry("client", 0, writer)], true, true).then(() => done.push("write"));
+  const write = store.engine
+    .apply([setEntry("client", 0, writer)], true, true)
+    .then(() => done.push("write"));
   await Promise.all([...copies, write]);
   // Sent as they came, the copies' script calls would all be ahead of the write in Redis.
   expect(done.indexOf("write")).toBe(0);
-  for (let batch = 0; batch < 4; batch++) expect(await engine.keys(`copied-${batch}`, {})).toHaveLength(2000);
+  for (let batch = 0; batch < 4; batch++)
+    expect(await store.engine.keys(`copied-${batch}`, {})).toHaveLength(2000);
 });
 
 it("copies refresh the keys the read cache holds and add none", async () => {
-  const cached = new RedisEngine({ url: server.url, keyPrefix: "cached:" });
-  const raw = new Redis(server.url);
+  const cached = new RedisEngine({ url: store.server.url, keyPrefix: "cached:" });
+  const raw = new Redis(store.server.url);
   try {
     await cached.waitUntilReady();
     const writer = newWriterId();

@@ -5,11 +5,9 @@
 // every other call of that backend got BUSY or waited. Measured by Redis
 // itself (SLOWLOG), not by this process's clock. The list here is as large as
 // MAX_LIST_BYTES lets a client make it, out of small elements.
-import { RedisEngine } from "@binring/backend";
 import { type Entry, type EntryKind, ResourceExhaustedError, WHOLE_RING } from "@binring/core";
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { RedisServer } from "../support/index.js";
+import { expect, it } from "vitest";
+import { engineOnRedis } from "../support/index.js";
 
 /** store-engine.ts MAX_LIST_BYTES, and the bytes each element counts besides its value. */
 const MAX_LIST_BYTES = 8 * 1024 * 1024;
@@ -23,22 +21,9 @@ const ELEMENTS = Math.floor(MAX_LIST_BYTES / (VALUE_BYTES + ELEMENT_OVERHEAD));
 /** Slower than this (µs) and Redis logs the call. */
 const SLOW_US = 10_000;
 
-let server: RedisServer;
-let engine: RedisEngine;
-let redis: Redis;
 let seq = 0;
 
-beforeAll(async () => {
-  server = await RedisServer.start();
-  engine = new RedisEngine({ url: server.url });
-  await engine.waitUntilReady();
-  redis = new Redis(server.url);
-});
-afterAll(async () => {
-  redis.disconnect();
-  await engine.close();
-  await server.stop();
-});
+const store = engineOnRedis();
 
 function entry(kind: EntryKind, value: string): Entry {
   seq++;
@@ -63,43 +48,45 @@ it(`removes a value from a list of ${ELEMENTS} elements (MAX_LIST_BYTES) without
   expect(values.filter((value) => value === NEEDLE)).toHaveLength(NEEDLES);
   // As client writes (limited): every one fits, the last one exactly.
   for (let i = 0; i < ELEMENTS; i += 20_000) {
-    await engine.apply(
+    await store.engine.apply(
       values.slice(i, i + 20_000).map((value) => entry("append", value)),
       true,
       true,
     );
   }
   const listBytes = ELEMENTS * (VALUE_BYTES + ELEMENT_OVERHEAD);
-  expect(Number(await redis.get("lb:3:bigl"))).toBe(listBytes);
-  expect(await redis.zcard("l:3:bigl")).toBe(ELEMENTS);
-  expect(await redis.zcard("lv:3:bigl")).toBe(ELEMENTS);
+  expect(Number(await store.redis.get("lb:3:bigl"))).toBe(listBytes);
+  expect(await store.redis.zcard("l:3:bigl")).toBe(ELEMENTS);
+  expect(await store.redis.zcard("lv:3:bigl")).toBe(ELEMENTS);
   await expect(
-    engine.apply([entry("append", "x".repeat(MAX_LIST_BYTES - listBytes))], true, true),
+    store.engine.apply([entry("append", "x".repeat(MAX_LIST_BYTES - listBytes))], true, true),
   ).rejects.toThrow(ResourceExhaustedError);
 
-  await redis.config("SET", "slowlog-log-slower-than", String(SLOW_US));
-  await redis.slowlog("RESET");
+  await store.redis.config("SET", "slowlog-log-slower-than", String(SLOW_US));
+  await store.redis.slowlog("RESET");
   try {
-    const [outcome] = await engine.apply([entry("remove", NEEDLE)], true, true);
+    const [outcome] = await store.engine.apply([entry("remove", NEEDLE)], true, true);
     expect(outcome?.removed).toBe(NEEDLES);
-    const slow = (await redis.slowlog("GET", 128)) as [number, number, number, string[]][];
+    const slow = (await store.redis.slowlog("GET", 128)) as [number, number, number, string[]][];
     const slowScripts = slow.filter(([, , , args]) => /^eval/i.test(args[0] ?? ""));
     expect(slowScripts.map(([, , micros]) => micros)).toEqual([]);
   } finally {
-    await redis.config("SET", "slowlog-log-slower-than", "10000");
+    await store.redis.config("SET", "slowlog-log-slower-than", "10000");
   }
 
   // The index and the byte count followed the remove; the room it made takes an append again.
-  expect(await redis.zcard("l:3:bigl")).toBe(ELEMENTS - NEEDLES);
-  expect(await redis.zcard("lv:3:bigl")).toBe(ELEMENTS - NEEDLES);
-  expect(Number(await redis.get("lb:3:bigl"))).toBe(listBytes - NEEDLES * (VALUE_BYTES + ELEMENT_OVERHEAD));
-  await engine.apply([entry("append", NEEDLE)], true, true);
-  const list = await engine.getList("big", "l");
+  expect(await store.redis.zcard("l:3:bigl")).toBe(ELEMENTS - NEEDLES);
+  expect(await store.redis.zcard("lv:3:bigl")).toBe(ELEMENTS - NEEDLES);
+  expect(Number(await store.redis.get("lb:3:bigl"))).toBe(
+    listBytes - NEEDLES * (VALUE_BYTES + ELEMENT_OVERHEAD),
+  );
+  await store.engine.apply([entry("append", NEEDLE)], true, true);
+  const list = await store.engine.getList("big", "l");
   expect(list).toHaveLength(ELEMENTS - NEEDLES + 1);
   expect(list.filter((value) => value === NEEDLE)).toHaveLength(1);
   expect(list.at(-1)).toBe(NEEDLE);
 
   // A dropped bin leaves neither its list's index nor its byte count behind.
-  expect(await engine.drop(WHOLE_RING)).toBe(1);
-  expect(await redis.keys("l*:3:big*")).toEqual([]);
+  expect(await store.engine.drop(WHOLE_RING)).toBe(1);
+  expect(await store.redis.keys("l*:3:big*")).toEqual([]);
 });

@@ -4,26 +4,14 @@
 // appends, the scan sent that bin as one batch, and applying it passed the Lua
 // script more arguments than a JavaScript call can spread ("Maximum call
 // stack size exceeded"), on every retry.
-import { RedisEngine } from "@binring/backend";
 import { type Entry, WHOLE_RING } from "@binring/core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { RedisServer } from "../support/index.js";
+import { expect, it } from "vitest";
+import { engineOnRedis } from "../support/index.js";
 
 const APPENDS = 40_000;
 const BATCH_SIZE = 2000;
 
-let server: RedisServer;
-let engine: RedisEngine;
-
-beforeAll(async () => {
-  server = await RedisServer.start({ appendOnly: false });
-  engine = new RedisEngine({ url: server.url });
-  await engine.waitUntilReady();
-});
-afterAll(async () => {
-  await engine.close();
-  await server.stop();
-});
+const store = engineOnRedis({}, { appendOnly: false });
 
 function append(i: number): Entry {
   return {
@@ -39,14 +27,14 @@ it(`applies ${APPENDS} appends to one list in one request, and scans them back i
   timeout: 60_000,
 }, async () => {
   const entries = Array.from({ length: APPENDS }, (_, i) => append(i));
-  const outcomes = await engine.apply(entries);
+  const outcomes = await store.engine.apply(entries);
   expect(outcomes).toHaveLength(APPENDS);
   expect(outcomes.every((outcome) => !outcome.superseded)).toBe(true);
-  expect(await engine.getList("long", "l")).toEqual(entries.map((entry) => entry.value));
+  expect(await store.engine.getList("long", "l")).toEqual(entries.map((entry) => entry.value));
 
   const batches: number[] = [];
   let scanned = 0;
-  for await (const batch of engine.scan(WHOLE_RING, BATCH_SIZE)) {
+  for await (const batch of store.engine.scan(WHOLE_RING, BATCH_SIZE)) {
     batches.push(batch.length);
     scanned += batch.length;
   }
