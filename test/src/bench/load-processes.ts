@@ -49,6 +49,25 @@ const WARM_UP_GAIN = 1.05;
 /** Longest warm-up of one workload. */
 const WARM_UP_MAX_MS = 30_000;
 
+/**
+ * Runs `window` (a load for the given milliseconds, returning its throughput)
+ * until WARM_UP_RULE says the processes are warm; returns how long it took.
+ */
+export async function warmUntilSteady(
+  window: (windowMs: number) => Promise<number>,
+  maxMs = WARM_UP_MAX_MS,
+): Promise<number> {
+  const started = performance.now();
+  let best = 0;
+  let flatWindows = 0;
+  while (flatWindows < WARM_UP_PATIENCE && performance.now() - started < maxMs) {
+    const opsPerSecond = await window(Math.min(WARM_UP_WINDOW_MS, maxMs));
+    flatWindows = opsPerSecond > best * WARM_UP_GAIN ? 0 : flatWindows + 1;
+    best = Math.max(best, opsPerSecond);
+  }
+  return performance.now() - started;
+}
+
 /** What warmUp() does, for the benchmarks' descriptions. */
 export const WARM_UP_RULE = `runs unmeasured in ${WARM_UP_WINDOW_MS / 1000} s windows until ${WARM_UP_PATIENCE} in a row do not beat the best one by ${Math.round((WARM_UP_GAIN - 1) * 100)}% (${WARM_UP_MAX_MS / 1000} s at most), since fresh processes run cold`;
 
@@ -118,21 +137,12 @@ export class LoadProcesses {
    * (2.2-2.6k sets/s in 800 ms windows after a fixed 3 s warm-up, 4.4-5.6k
    * after 10 s more), so a fixed warm-up measured it half cold.
    */
-  async warmUp(workload: WorkloadName, concurrency: number, maxMs = WARM_UP_MAX_MS): Promise<number> {
-    const started = performance.now();
-    let best = 0;
-    let flatWindows = 0;
-    while (flatWindows < WARM_UP_PATIENCE && performance.now() - started < maxMs) {
-      const { opsPerSecond } = await this.run({
-        workload,
-        concurrency,
-        durationMs: Math.min(WARM_UP_WINDOW_MS, maxMs),
-        warmupMs: 0,
-      });
-      flatWindows = opsPerSecond > best * WARM_UP_GAIN ? 0 : flatWindows + 1;
-      best = Math.max(best, opsPerSecond);
-    }
-    return performance.now() - started;
+  warmUp(workload: WorkloadName, concurrency: number, maxMs = WARM_UP_MAX_MS): Promise<number> {
+    return warmUntilSteady(
+      async (windowMs) =>
+        (await this.run({ workload, concurrency, durationMs: windowMs, warmupMs: 0 })).opsPerSecond,
+      maxMs,
+    );
   }
 
   async stop(): Promise<void> {

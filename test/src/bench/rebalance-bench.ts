@@ -13,6 +13,7 @@ import { type RawMeasurement, summarise } from "@binring/load";
 import { waitFor } from "../support/wait-for.js";
 import { type Binring, clusterStatus, startBinring } from "./contenders.js";
 import { binringProcesses } from "./cpu-cost.js";
+import { WARM_UP_RULE, warmUntilSteady } from "./load-processes.js";
 import { fmt, table } from "./measure.js";
 import { MoveTimeline } from "./move-timeline.js";
 import { processCpuMicros } from "./process-cpu.js";
@@ -33,6 +34,8 @@ const CHANGE_TIMEOUT_MS = 180_000;
  * takes seconds, so a quarter second is fine resolution.
  */
 const COMPLETION_POLL_MS = 250;
+/** With --quick, the warm-up is cut short: the smoke run checks the tables, not the numbers. */
+const QUICK_WARM_UP_MAX_MS = 3000;
 
 /** A foreground load's numbers, and the cores the cluster used meanwhile. */
 type Measurement = ReturnType<typeof summarise> & { cpuMicros: number; wallMs: number; cores: number };
@@ -65,6 +68,17 @@ export async function rebalanceBench(settings: BenchSettings): Promise<BenchResu
     // one run's ratio to idle varies by 2x on this shared machine, so the median is what to compare.
     const runs = Math.min(settings.runs, originals.length / 2);
     const closed = closedLoop(client);
+    // Calibrated on cold processes, the paced rate came out at half of what the warm closed loop did.
+    const warmUpMs = await warmUntilSteady(
+      async (windowMs) => {
+        const endAt = performance.now() + windowMs;
+        const raw = await closed.run(() => performance.now() >= endAt);
+        raw.histogram.destroy();
+        return raw.completed / (raw.durationMs / 1000);
+      },
+      settings.quick ? QUICK_WARM_UP_MAX_MS : undefined,
+    );
+    progress(`rebalance: warmed up in ${fmt.ops(warmUpMs)} ms`);
     const closedPairs: Pair[] = [];
     for (let r = 0; r < runs; r++)
       closedPairs.push(await pair(binring, closed, originals[r]!, ideal, idleMs));
@@ -138,7 +152,8 @@ a **closed loop** of one caller per bin takes all the machine gives, so it measu
 its latency is mostly queueing behind every process of the cluster on the shared cores; a
 **paced** load issues calls at ${Math.round(PACED_SHARE * 100)}% of the closed loop's idle throughput
 whether or not earlier ones completed, latency counted from when each call was due, so it measures
-what a caller below saturation sees. Each is measured idle just before each pair of changes, and
+what a caller below saturation sees. Before anything is measured the closed loop ${WARM_UP_RULE}
+(here ${fmt.ops(warmUpMs)} ms). Each load is measured idle just before each pair of changes, and
 each pair runs ${runs} time(s) per load (\`--runs\`), each time removing another of the original
 six; idle, one run after another:
 
