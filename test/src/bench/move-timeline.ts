@@ -4,8 +4,9 @@
 // first second, its steady state, the drops at its end — and which process
 // was busy meanwhile, without a profiler.
 
+import { newHistogram } from "@binring/load";
 import { fmt, table } from "./measure.js";
-import { processCpuMicros } from "./process-cpu.js";
+import { cpuByPid } from "./process-cpu.js";
 import type { CallObserver } from "./rebalance-foreground.js";
 
 /** The processes of each part of the cluster (role name -> pids), asked anew at every window: processes come and go. */
@@ -15,7 +16,8 @@ export type Roles = () => Record<string, number[]>;
 const MIN_PARTIAL_WINDOW_MS = 200;
 
 interface Window {
-  latenciesMs: number[];
+  /** Latencies of the calls due in the window, µs. */
+  latencies: ReturnType<typeof newHistogram>;
   /** Cores each role used over the window. */
   cores: Record<string, number>;
 }
@@ -44,7 +46,7 @@ export class MoveTimeline {
   /** What the foreground load reports each completed call to. */
   readonly observe: CallObserver = (dueAt, latencyMs) => {
     const index = Math.floor((dueAt - this.startedAt) / this.windowMs);
-    if (index >= 0) this.#window(index).latenciesMs.push(latencyMs);
+    if (index >= 0) this.#window(index).latencies.recordValue(Math.max(1, Math.round(latencyMs * 1000)));
   };
 
   /** Stops sampling; the window running now is counted up to here. */
@@ -55,17 +57,20 @@ export class MoveTimeline {
       this.#closeWindow(Math.floor((now - this.startedAt) / this.windowMs));
   }
 
-  /** One row per window: calls due in it, their p99, and the cores of each role. */
+  /**
+   * One row per window: calls due in it, their p99, and the cores of each
+   * role. Called once, after the load's last call: it frees the histograms.
+   */
   markdown(): string {
     const roleNames = [...new Set(this.#windows.flatMap((w) => Object.keys(w.cores)))];
     const rows = this.#windows.map((window, i) => {
-      const sorted = [...window.latenciesMs].sort((a, b) => a - b);
-      const p99 =
-        sorted.length > 0 ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))]! : 0;
+      const calls = window.latencies.totalCount;
+      const p99Ms = window.latencies.getValueAtPercentile(99) / 1000;
+      window.latencies.destroy();
       return [
         `${((i * this.windowMs) / 1000).toFixed(0)}–${(((i + 1) * this.windowMs) / 1000).toFixed(0)}`,
-        sorted.length,
-        sorted.length > 0 ? fmt.ms(p99) : "–",
+        calls,
+        calls > 0 ? fmt.ms(p99Ms) : "–",
         ...roleNames.map((role) => (window.cores[role] === undefined ? "–" : window.cores[role]!.toFixed(2))),
       ];
     });
@@ -73,7 +78,7 @@ export class MoveTimeline {
   }
 
   #window(index: number): Window {
-    while (this.#windows.length <= index) this.#windows.push({ latenciesMs: [], cores: {} });
+    while (this.#windows.length <= index) this.#windows.push({ latencies: newHistogram(), cores: {} });
     return this.#windows[index]!;
   }
 
@@ -97,16 +102,6 @@ export class MoveTimeline {
   }
 
   #readCpu(): void {
-    const cpu = new Map<number, number>();
-    for (const pids of Object.values(this.roles())) {
-      for (const pid of pids) {
-        try {
-          cpu.set(pid, processCpuMicros(pid));
-        } catch {
-          // Exited: its share of this window is not counted.
-        }
-      }
-    }
-    this.#lastCpu = cpu;
+    this.#lastCpu = cpuByPid(Object.values(this.roles()).flat());
   }
 }

@@ -11,3 +11,16 @@ export function processCpuMicros(pid: number): number {
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) * MICROS_PER_TICK;
 }
+
+/** CPU used so far by each of `pids` that is still running, µs by pid: one that exited is left out. */
+export function cpuByPid(pids: Iterable<number>): Map<number, number> {
+  const cpu = new Map<number, number>();
+  for (const pid of pids) {
+    try {
+      cpu.set(pid, processCpuMicros(pid));
+    } catch {
+      // Exited since it was listed.
+    }
+  }
+  return cpu;
+}

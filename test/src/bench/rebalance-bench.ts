@@ -16,7 +16,7 @@ import { binringProcesses } from "./cpu-cost.js";
 import { WARM_UP_RULE, warmUntilSteady } from "./load-processes.js";
 import { fmt, table } from "./measure.js";
 import { MoveTimeline } from "./move-timeline.js";
-import { processCpuMicros } from "./process-cpu.js";
+import { cpuByPid } from "./process-cpu.js";
 import { closedLoop, FOREGROUND, type Foreground, pacedLoad } from "./rebalance-foreground.js";
 import { bulkLoad } from "./repair-bench.js";
 import type { BenchResult } from "./result.js";
@@ -68,7 +68,7 @@ export async function rebalanceBench(settings: BenchSettings): Promise<BenchResu
     // one run's ratio to idle varies by 2x on this shared machine, so the median is what to compare.
     const runs = Math.min(settings.runs, originals.length / 2);
     const closed = closedLoop(client);
-    // Calibrated on cold processes, the paced rate came out at half of what the warm closed loop did.
+    // Fresh processes run cold, and the paced load's rate is taken from the closed loop's idle throughput.
     const warmUpMs = await warmUntilSteady(
       async (windowMs) => {
         const endAt = performance.now() + windowMs;
@@ -366,19 +366,11 @@ function measured(
 /** CPU used so far by every backend, redis-server and keeper of the cluster, µs by pid; one that exited is left out. */
 function clusterCpu(binring: Binring): Map<number, number> {
   const groups = binringProcesses(binring);
-  const cpu = new Map<number, number>();
-  for (const pid of [
+  return cpuByPid([
     ...(groups.backends ?? []),
     ...(groups["redis-servers"] ?? []),
     ...(groups.keepers ?? []),
-  ]) {
-    try {
-      cpu.set(pid, processCpuMicros(pid));
-    } catch {
-      // Exited between listing and reading: its CPU is not counted.
-    }
-  }
-  return cpu;
+  ]);
 }
 
 /** The CPU a change used beyond the cluster's idle rate over the same time, per entry it copied. */
