@@ -36,7 +36,7 @@ import type {
 import { restAfterDropRound } from "./drop-pace.js";
 import { KeeperSightings } from "./keeper-sightings.js";
 import { KeptMembership } from "./kept-membership.js";
-import { checkKey, checkPattern } from "./key-checks.js";
+import { checkCopies, checkKey, checkPattern } from "./key-checks.js";
 import { Ownership } from "./ownership.js";
 import { PersistentClock } from "./persistent-clock.js";
 import { Readiness, type ReadinessState } from "./readiness.js";
@@ -227,15 +227,7 @@ export class BackendNode {
 
   /** Applies already-stamped entries (repair, fill); the clock passes every stamp first. */
   async apply(entries: readonly Entry[], epoch: bigint): Promise<void> {
-    let highest = 0n;
-    entries.forEach((entry, i) => {
-      const field = `entries[${i}]`;
-      checkString(`${field}.bin`, entry.bin, this.#limits.maxKeyBytes);
-      checkString(`${field}.key`, entry.key, this.#limits.maxKeyBytes);
-      checkString(`${field}.value`, entry.value, this.#limits.maxValueBytes);
-      checkStamp(`${field}.stamp`, entry.stamp);
-      if (entry.stamp.clock > highest) highest = entry.stamp.clock;
-    });
+    const highest = checkCopies(entries, this.#limits);
     checkEpoch("epoch", epoch);
     this.#admit({ bin: "", epoch, requireReady: false }, false);
     return this.#storing(async () => {
@@ -295,8 +287,16 @@ export class BackendNode {
     }
   }
 
-  scan(ranges: readonly RingRange[], batchSize: number): AsyncIterable<Entry[]> {
-    return this.#engine.scan(ranges, batchSize);
+  /**
+   * Every entry of the ranges. With `requireReady` (a copy reading this backend alone), refused unless
+   * ready, and failed unless it stayed ready in this incarnation throughout (no store reset, no empty).
+   */
+  async *scan(ranges: readonly RingRange[], batchSize: number, requireReady = false): AsyncIterable<Entry[]> {
+    const incarnation = this.incarnation;
+    const refused = () => requireReady && !(this.ready && this.incarnation === incarnation);
+    if (refused()) throw new NotReadyError("this backend may be missing entries; scan every holder");
+    yield* this.#engine.scan(ranges, batchSize);
+    if (refused()) throw new NotReadyError("not ready throughout the scan; scan every holder");
   }
 
   /**

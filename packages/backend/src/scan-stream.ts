@@ -27,7 +27,7 @@ export function withEncodedScanReplies<S extends grpc.ServiceDefinition>(service
 
 export async function serveScan(
   call: grpc.ServerWritableStream<ScanRequest__Output, unknown>,
-  scan: (ranges: readonly RingRange[], batchSize: number) => AsyncIterable<Entry[]>,
+  scan: (ranges: readonly RingRange[], batchSize: number, requireReady: boolean) => AsyncIterable<Entry[]>,
   logger: Logger,
 ): Promise<void> {
   const batchSize = Math.min(call.request.batchSize || DEFAULT_SCAN_BATCH, MAX_SCAN_BATCH);
@@ -35,7 +35,7 @@ export async function serveScan(
   const cancelled = new AbortController();
   call.once("cancelled", () => cancelled.abort());
   let sent = 0;
-  for await (const batch of scan(call.request.ranges, batchSize)) {
+  for await (const batch of scan(call.request.ranges, batchSize, call.request.requireReady)) {
     for (const entries of byBytes(batch, entryBytes, MESSAGE_BUDGET_BYTES)) {
       if (call.cancelled) return;
       sent += entries.length;

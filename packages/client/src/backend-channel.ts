@@ -287,19 +287,23 @@ export class BackendChannel {
     });
   }
 
-  /** `scan` as encoded frames (entry-frames.ts), read at most `bytesPerSecond` (ScanRequest; 0: unpaced). */
+  /**
+   * `scan` as encoded frames (entry-frames.ts), read at most `bytesPerSecond` (0: unpaced); with
+   * `requireReady`, only from a backend ready throughout (ScanRequest.require_ready).
+   */
   scanFrames(
     ranges: readonly RingRange[],
     batchSize: number,
     idleTimeoutMs?: number,
     bytesPerSecond = 0,
+    requireReady = false,
   ): AsyncIterable<EntryFrame[]> {
     const { path, requestSerialize } = loadProtocol().StorageControl.service.Scan;
     const stream = this.#control.makeServerStreamRequest(
       path,
       requestSerialize,
       (message: Buffer) => message,
-      { ranges: [...ranges], batchSize, bytesPerSecond },
+      { ranges: [...ranges], batchSize, bytesPerSecond, requireReady },
     );
     return this.#batches(stream, idleTimeoutMs, splitEntryFrames);
   }

@@ -77,14 +77,29 @@ export function sourceRate(task: CopyTask, readRate: number | undefined): number
 }
 
 /**
- * Copies one task; resolves true when every source was copied completely.
- * One complete source is not enough: it may itself be a stand-in still being
- * repaired, or a backend filling after a restart, and only the union of every
- * live holder of a stretch is sure to hold each acknowledged entry (each is on
- * every replica that was live when it was acknowledged). A source that died
- * fails the task; the retry plans again without it once it is declared dead.
+ * Copies one task; resolves true once it is complete. A task with a
+ * `firstHolder` first reads that one alone, asking it to be ready throughout
+ * (repair-plan.ts says why that suffices). Otherwise, or when that fails, it
+ * reads every source, and is complete when each was copied completely: one
+ * source of unknown readiness is not enough, as it may be a stand-in still
+ * being repaired, or a backend filling after a restart, and only the union of
+ * every live holder is sure to hold each acknowledged entry (each is on every
+ * replica that was live when it was acknowledged). A source that died fails
+ * the task; the retry plans again without it once it is declared dead.
  */
 export async function copyTask(task: CopyTask, context: CopyContext): Promise<boolean> {
+  if (task.firstHolder !== undefined) {
+    try {
+      await copyFrom(task.firstHolder, task, context, new TaskEntries(), true);
+      return true;
+    } catch (error) {
+      if (context.stop?.()) return false;
+      context.logger.info(
+        { source: task.firstHolder, target: task.target, err: (error as Error).message },
+        "copy from the first holder alone failed: copying from every holder",
+      );
+    }
+  }
   const sent = new TaskEntries();
   const outcomes = await Promise.all(
     task.sources.map(async (source) => {
@@ -114,13 +129,16 @@ async function copyFrom(
   task: CopyTask,
   context: CopyContext,
   sent: TaskEntries,
+  requireReady = false,
 ): Promise<void> {
   const target = context.channel(task.target);
   const inFlight = new Set<Promise<void>>();
   let failure: unknown;
   const rate = sourceRate(task, context.readRate);
   const batchSize = rate > 0 ? Math.min(context.batchSize, PACED_BATCH_SIZE) : context.batchSize;
-  const scan = context.channel(source).scanFrames(task.ranges, batchSize, scanIdleTimeoutMs(rate), rate);
+  const scan = context
+    .channel(source)
+    .scanFrames(task.ranges, batchSize, scanIdleTimeoutMs(rate), rate, requireReady);
   for await (const scanned of scan) {
     if (failure) throw failure;
     if (context.stop?.()) throw new Error("copy stopped: the work was handed over");

@@ -20,13 +20,15 @@ export interface EntryPort {
   /**
    * `scan` with each entry as its encoded frame (core's entry-frames.ts): what
    * copies read. `bytesPerSecond`: the backend reads its store no faster (0 or
-   * undefined: as fast as they are taken).
+   * undefined: as fast as they are taken). `requireReady`: refused (NotReadyError)
+   * unless the backend is ready, and failed unless it stayed ready throughout.
    */
   scanFrames(
     ranges: readonly RingRange[],
     batchSize: number,
     idleTimeoutMs: number,
     bytesPerSecond?: number,
+    requireReady?: boolean,
   ): AsyncIterable<EntryFrame[]>;
   /** `apply` of encoded frames: what copies write. */
   applyFrames(frames: readonly EntryFrame[], epoch: bigint, timeoutMs: number): Promise<unknown>;

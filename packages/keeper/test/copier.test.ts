@@ -6,6 +6,7 @@ import {
   type EntryFrame,
   LIMIT_CEILINGS,
   MESSAGE_BUDGET_BYTES,
+  NotReadyError,
   type RingRange,
   WHOLE_RING,
 } from "@binring/core";
@@ -27,6 +28,10 @@ class FakeStore implements EntryPort {
   failNextApply = false;
   /** The rate (0: unpaced), batch size and idle timeout each Scan asked for. */
   readonly scans: { rate: number; batchSize: number; idleTimeoutMs: number }[] = [];
+  /** Whether it serves ready-only reads: a scan that requires it is refused otherwise. */
+  ready = true;
+  /** Loses readiness after its first batch: a scan that requires it fails at its end. */
+  losesReadinessMidScan = false;
 
   constructor(readonly entries: Entry[] = []) {}
 
@@ -47,9 +52,15 @@ class FakeStore implements EntryPort {
     batchSize: number,
     idleTimeoutMs: number,
     bytesPerSecond = 0,
+    requireReady = false,
   ): AsyncIterable<EntryFrame[]> {
     this.scans.push({ rate: bytesPerSecond, batchSize, idleTimeoutMs });
-    for await (const batch of this.scan(ranges, batchSize)) yield framesOf(batch);
+    if (requireReady && !this.ready) throw new NotReadyError("not ready");
+    for await (const batch of this.scan(ranges, batchSize)) {
+      yield framesOf(batch);
+      if (this.losesReadinessMidScan) this.ready = false;
+    }
+    if (requireReady && !this.ready) throw new NotReadyError("not ready throughout the scan");
   }
 
   applyFrames(frames: readonly EntryFrame[]): Promise<void> {
@@ -68,7 +79,13 @@ function entry(key: string, fields: Partial<Entry> = {}): Entry {
   };
 }
 
-async function copy(stores: Record<string, FakeStore>, sources: string[], readRate?: number, batchSize = 2) {
+async function copy(
+  stores: Record<string, FakeStore>,
+  sources: string[],
+  readRate?: number,
+  batchSize = 2,
+  firstHolder?: string,
+) {
   const progress: CopyProgress = {
     entriesCopied: 0,
     bytesCopied: 0,
@@ -77,7 +94,12 @@ async function copy(stores: Record<string, FakeStore>, sources: string[], readRa
     duplicatesSkipped: 0,
   };
   const complete = await copyTask(
-    { target: "target", sources, ranges: [...WHOLE_RING] },
+    {
+      target: "target",
+      sources,
+      ...(firstHolder === undefined ? {} : { firstHolder }),
+      ranges: [...WHOLE_RING],
+    },
     {
       channel: (address) => stores[address]!,
       epoch: () => 1n,
@@ -161,6 +183,44 @@ describe("a copy task", () => {
     const task = { target: "target", sources: [...sources], ranges: [...WHOLE_RING] };
     expect(sourceRate(task, 3 * 2 ** 40)).toBe(2 ** 32 - 1);
     expect(sourceRate(task, 1)).toBe(1);
+  });
+
+  describe("with a first holder", () => {
+    // b alone holds k9: an entry of a write whose outcome nobody learned, on a later replica only.
+    const holders = () => {
+      const [k1, k2, k9] = ["k1", "k2", "k9"].map((key) => entry(key));
+      return {
+        a: new FakeStore([k1!, k2!]),
+        b: new FakeStore([k1!, k2!, k9!]),
+        target: new FakeStore(),
+      };
+    };
+
+    it("reads that one alone while it is ready, at its share of the rate", async () => {
+      const stores = holders();
+      const { complete } = await copy(stores, ["a", "b"], 2000, 2000, "a");
+      expect(complete).toBe(true);
+      expect(keysOf(stores.target.applied)).toEqual(["b/k1=v", "b/k2=v"]);
+      expect(stores.a.scans).toEqual([
+        { rate: 1000, batchSize: PACED_BATCH_SIZE, idleTimeoutMs: scanIdleTimeoutMs(1000) },
+      ]);
+      expect(stores.b.scans).toEqual([]);
+    });
+
+    it("reads every source when it is not ready", async () => {
+      const stores = holders();
+      stores.a.ready = false;
+      expect((await copy(stores, ["a", "b"], undefined, 2, "a")).complete).toBe(true);
+      expect(keysOf(stores.target.applied)).toEqual(["b/k1=v", "b/k2=v", "b/k9=v"]);
+    });
+
+    it("reads every source when it stops being ready before its scan ends", async () => {
+      const stores = holders();
+      stores.a.losesReadinessMidScan = true;
+      expect((await copy(stores, ["a", "b"], undefined, 1, "a")).complete).toBe(true);
+      expect(keysOf(stores.target.applied)).toContain("b/k9=v");
+      expect(stores.b.scans).toHaveLength(1);
+    });
   });
 
   it("gives a source a minute of silence, more where its largest message takes longer at its rate", () => {

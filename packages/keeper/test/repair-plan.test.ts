@@ -108,3 +108,47 @@ describe("repair plans on a zoned ring", () => {
     }
   });
 });
+
+describe("planCopies names a stretch's first holder", () => {
+  // The replica reads go to before the change, when it is still first of the
+  // replicas that stay: a copy may read it alone while it is ready.
+  const seven = [...ids, "10.0.0.6:7000"];
+  const grown = new HashRing(seven.map((id) => ({ id })));
+  const zoned = new HashRing(
+    Array.from({ length: 9 }, (_, i) => ({ id: `10.1.0.${i}:7000`, zone: `zone-${i % 3}` })),
+  );
+  const zonedIds = zoned.members.map((m) => m.id);
+  const scenarios: [string, HashRing, (id: string) => boolean, (id: string) => boolean][] = [
+    ["a death", ring, all, without(ids[0]!)],
+    ["a return", ring, without(ids[3]!), all],
+    ["an added member", grown, (id) => ids.includes(id), (id) => seven.includes(id)],
+    ["a zone's member dying", zoned, (id) => zonedIds.includes(id), (id) => id !== zonedIds[0]],
+  ];
+
+  it.each(scenarios)(
+    "%s: the first replica before, if it stays first among the holders",
+    (_case, r, wasLive, isLive) => {
+      const tasks = planCopies(r, wasLive, isLive);
+      for (const bin of bins) {
+        const before = r.replicasFor(bin, wasLive);
+        const after = r.replicasFor(bin, isLive);
+        const staying = after.filter((id) => before.includes(id));
+        const expected = isLive(before[0]!) && staying[0] === before[0] ? before[0] : undefined;
+        for (const task of tasks.filter((t) => covers(t.ranges, bin))) {
+          expect(task.firstHolder, bin).toBe(expected);
+        }
+      }
+      expect(tasks.some((task) => task.firstHolder !== undefined)).toBe(true);
+    },
+  );
+
+  it("names none where the first replica died, and the primary where a backup did", () => {
+    const dead = ids[0]!;
+    const tasks = planCopies(ring, all, without(dead));
+    for (const bin of bins.filter((b) => ring.replicasFor(b).includes(dead))) {
+      const before = ring.replicasFor(bin);
+      const task = tasks.find((t) => covers(t.ranges, bin))!;
+      expect(task.firstHolder, bin).toBe(before[0] === dead ? undefined : before[0]);
+    }
+  });
+});

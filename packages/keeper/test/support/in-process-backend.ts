@@ -97,15 +97,21 @@ export class InProcessBackend implements BackendPort {
     batchSize: number,
     timeoutMs: number,
     bytesPerSecond = 0,
+    requireReady = false,
   ): AsyncIterable<EntryFrame[]> {
     this.scanRates.push(bytesPerSecond);
-    for await (const batch of this.scan(ranges, batchSize, timeoutMs)) yield framesOf(batch);
+    for await (const batch of this.scan(ranges, batchSize, timeoutMs, requireReady)) yield framesOf(batch);
   }
 
-  async *scan(ranges: readonly RingRange[], batchSize: number, timeoutMs: number): AsyncIterable<Entry[]> {
+  async *scan(
+    ranges: readonly RingRange[],
+    batchSize: number,
+    timeoutMs: number,
+    requireReady = false,
+  ): AsyncIterable<Entry[]> {
     const batches = await this.#call("scan", ranges, timeoutMs, async () => {
       const all: Entry[][] = [];
-      for await (const batch of this.node.scan(ranges, batchSize)) all.push(batch);
+      for await (const batch of this.node.scan(ranges, batchSize, requireReady)) all.push(batch);
       return all;
     });
     yield* batches;

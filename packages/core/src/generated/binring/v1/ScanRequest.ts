@@ -13,6 +13,12 @@ export interface ScanRequest {
    * backend reads its store no faster. 0: as fast as the caller takes them.
    */
   'bytesPerSecond'?: (number);
+  /**
+   * Refused (NOT_READY) unless the backend serves ready-only reads, and failed
+   * at its end unless it has been ready throughout (the same incarnation): a
+   * copy that reads this backend alone needs every acknowledged entry of it.
+   */
+  'requireReady'?: (boolean);
 }
 
 export interface ScanRequest__Output {
@@ -26,4 +32,10 @@ export interface ScanRequest__Output {
    * backend reads its store no faster. 0: as fast as the caller takes them.
    */
   'bytesPerSecond': (number);
+  /**
+   * Refused (NOT_READY) unless the backend serves ready-only reads, and failed
+   * at its end unless it has been ready throughout (the same incarnation): a
+   * copy that reads this backend alone needs every acknowledged entry of it.
+   */
+  'requireReady': (boolean);
 }
