@@ -287,10 +287,7 @@ export class BackendChannel {
     });
   }
 
-  /**
-   * `scan` as encoded frames (entry-frames.ts), read at most `bytesPerSecond` (0: unpaced); with
-   * `requireReady`, only from a backend ready throughout (ScanRequest.require_ready).
-   */
+  /** `scan` as encoded frames (entry-frames.ts), paced and bound to readiness as ScanRequest says. */
   scanFrames(
     ranges: readonly RingRange[],
     batchSize: number,
