@@ -43,6 +43,11 @@ async function scanAll(node: BackendNode, requireReady: boolean): Promise<number
   return count;
 }
 
+/** Reads what is left of a scan: how it ends. */
+async function rest(scan: AsyncIterator<Entry[]>): Promise<void> {
+  while (!(await scan.next()).done);
+}
+
 describe("a scan that requires readiness", () => {
   it("is refused by a backend that is not ready; a plain scan is not", async () => {
     const { node } = await backend();
@@ -62,11 +67,7 @@ describe("a scan that requires readiness", () => {
     const scan = node.scan(WHOLE_RING, 1, true)[Symbol.asyncIterator]();
     expect((await scan.next()).value).toHaveLength(1);
     clock.now = LEASE_MS + 1;
-    await expect(
-      (async () => {
-        while (!(await scan.next()).done);
-      })(),
-    ).rejects.toBeInstanceOf(NotReadyError);
+    await expect(rest(scan)).rejects.toBeInstanceOf(NotReadyError);
   });
 
   it("fails when the backend lost entries and was granted readiness again during the scan", async () => {
@@ -79,10 +80,6 @@ describe("a scan that requires readiness", () => {
     expect(node.ready).toBe(false);
     await node.heartbeat(grant);
     expect(node.ready).toBe(true);
-    await expect(
-      (async () => {
-        while (!(await scan.next()).done);
-      })(),
-    ).rejects.toBeInstanceOf(NotReadyError);
+    await expect(rest(scan)).rejects.toBeInstanceOf(NotReadyError);
   });
 });

@@ -17,6 +17,12 @@ function covers(ranges: { start: number; end: number }[], bin: string): boolean 
   return ranges.some((r) => pointInRange(ringPoint(bin), r.start, r.end));
 }
 
+/** Three zones of three. */
+const zoned = new HashRing(
+  Array.from({ length: 9 }, (_, i) => ({ id: `10.1.0.${i}:7000`, zone: `zone-${i % 3}` })),
+);
+const zonedIds = zoned.members.map((m) => m.id);
+
 describe("planCopies after a death", () => {
   it.each([
     ["second backup", 2],
@@ -70,10 +76,6 @@ describe("planCopies and planDrops on rejoin", () => {
 describe("repair plans on a zoned ring", () => {
   // Three zones of three: when a zone loses members, placement may reshuffle
   // more than one copy of a bin, and the plan must still cover every newcomer.
-  const zoned = new HashRing(
-    Array.from({ length: 9 }, (_, i) => ({ id: `10.1.0.${i}:7000`, zone: `zone-${i % 3}` })),
-  );
-  const zonedIds = zoned.members.map((m) => m.id);
   const live =
     (...dead: string[]) =>
     (id: string) =>
@@ -114,10 +116,6 @@ describe("planCopies names a stretch's first holder", () => {
   // replicas that stay: a copy may read it alone while it is ready.
   const seven = [...ids, "10.0.0.6:7000"];
   const grown = new HashRing(seven.map((id) => ({ id })));
-  const zoned = new HashRing(
-    Array.from({ length: 9 }, (_, i) => ({ id: `10.1.0.${i}:7000`, zone: `zone-${i % 3}` })),
-  );
-  const zonedIds = zoned.members.map((m) => m.id);
   const scenarios: [string, HashRing, (id: string) => boolean, (id: string) => boolean][] = [
     ["a death", ring, all, without(ids[0]!)],
     ["a return", ring, without(ids[3]!), all],
