@@ -90,7 +90,8 @@ export function sourceRate(task: CopyTask, readRate: number | undefined): number
 export async function copyTask(task: CopyTask, context: CopyContext): Promise<boolean> {
   if (task.firstHolder !== undefined) {
     try {
-      await copyFrom(task.firstHolder, task, context, new TaskEntries(), true);
+      // One source sends each entry once: nothing to remember.
+      await copyFrom(task.firstHolder, task, context, undefined, true);
       return true;
     } catch (error) {
       if (context.stop?.()) return false;
@@ -128,7 +129,7 @@ async function copyFrom(
   source: string,
   task: CopyTask,
   context: CopyContext,
-  sent: TaskEntries,
+  sent: TaskEntries | undefined,
   requireReady = false,
 ): Promise<void> {
   const target = context.channel(task.target);
@@ -144,7 +145,7 @@ async function copyFrom(
     if (context.stop?.()) throw new Error("copy stopped: the work was handed over");
     // Paced by what is read, duplicates included: reading them costs the sources as much.
     await context.pace?.(frameBytes(scanned));
-    const frames = sent.unsent(scanned);
+    const frames = sent ? sent.unsent(scanned) : scanned;
     context.progress.duplicatesSkipped += scanned.length - frames.length;
     if (frames.length === 0) continue;
     const apply: Promise<void> = target.applyFrames(frames, context.epoch(), 60_000).then(
