@@ -34,6 +34,14 @@ const CHANGE_TIMEOUT_MS = 180_000;
  * takes seconds, so a quarter second is fine resolution.
  */
 const COMPLETION_POLL_MS = 250;
+/**
+ * How long the foreground is measured idle: as long as the goal lets a move
+ * take. A p99 over a shorter window than the move's is not the same measure:
+ * this machine's foreground has a burst every several seconds whether a move
+ * runs or not, which a 5-s window catches or misses (paced idle p99 of
+ * consecutive 5-s windows 15.6–49.9 ms where the 20 s held 26.3–33.8).
+ */
+const IDLE_MS = 20_000;
 /** With --quick, the warm-up is cut short: the smoke run checks the tables, not the numbers. */
 const QUICK_WARM_UP_MAX_MS = 3000;
 
@@ -52,7 +60,7 @@ interface Change {
 
 export async function rebalanceBench(settings: BenchSettings): Promise<BenchResult> {
   const perBackend = settings.quick ? 5_000 : 100_000;
-  const idleMs = settings.quick ? 1000 : 5000;
+  const idleMs = settings.quick ? 1000 : IDLE_MS;
   // Each key is on three of the six backends.
   const keys = (perBackend * BACKENDS) / 3;
   // The ideal: the new backend holds its 1/7 share of all copies; removing one of 7 moves its 1/7.
@@ -153,7 +161,8 @@ its latency is mostly queueing behind every process of the cluster on the shared
 **paced** load issues calls at ${Math.round(PACED_SHARE * 100)}% of the closed loop's idle throughput
 whether or not earlier ones completed, latency counted from when each call was due, so it measures
 what a caller below saturation sees. Before anything is measured the closed loop ${WARM_UP_RULE}
-(here ${fmt.ops(warmUpMs)} ms). Each load is measured idle just before each pair of changes, and
+(here ${fmt.ops(warmUpMs)} ms). Each load is measured idle for ${fmt.ops(idleMs / 1000)} s (as long as the goal lets a move take: a
+shorter idle window catches or misses this machine's occasional bursts, a p99 of a different sample) just before each pair of changes, and
 each pair runs ${runs} time(s) per load (\`--runs\`), each time removing another of the original
 six; idle, one run after another:
 
