@@ -1,12 +1,12 @@
 -- Applies a batch of entries in order, atomically, in one call (one call per
 -- batch instead of one per entry is what lets a backend keep up with Redis).
--- Keys are built here from ARGV because their number is not known up front;
+-- Keys are built here from the arguments because their number is not known up front;
 -- binring runs one standalone Redis per backend, never Redis Cluster.
 --
 -- ARGV[1] key prefix, ARGV[2] seconds a remove's count is kept for retries,
 -- ARGV[3] most bytes a list may hold (MAX_LIST_BYTES), ARGV[4] bytes each
 -- element counts besides its value, ARGV[5] seconds a write's record is kept,
--- then 9 values per entry: kind ("set", "append" or "remove"), bin tag
+-- ARGV[6] a MessagePack array of 9 strings per entry (apply-script.ts): kind ("set", "append" or "remove"), bin tag
 -- ("<byte length>:<bin>"), key, encoded stamp (40 bytes, ordered as the
 -- stamp), value, ring point of the bin, bin name, 1 if the entry comes from
 -- its writer to a ready backend (a remove's count decided now may be
@@ -191,14 +191,16 @@ local function claim(write)
 end
 
 local appliers = { set = apply_set, append = apply_append, remove = apply_remove }
+local values = cmsgpack.unpack(ARGV[6])
 local results = {}
-for i = 6, #ARGV, 9 do
-  if ARGV[i] == 'claim' then
-    results[#results + 1] = claim(ARGV[i + 2])
+for i = 1, #values, 9 do
+  local kind = values[i]
+  if kind == 'claim' then
+    results[#results + 1] = claim(values[i + 2])
   else
-    local result = appliers[ARGV[i]](ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6], ARGV[i + 7], ARGV[i + 8])
+    local result = appliers[kind](values[i + 1], values[i + 2], values[i + 3], values[i + 4], values[i + 5], values[i + 6], values[i + 7], values[i + 8])
     -- A refused append was not applied: nothing to record.
-    if not (ARGV[i] == 'append' and result <= -3) then record(ARGV[i + 3]) end
+    if not (kind == 'append' and result <= -3) then record(values[i + 3]) end
     results[#results + 1] = result
   end
 end

@@ -33,7 +33,7 @@ export function unixSocketAddress(url: string): { path: string; password?: strin
   return { path: decodeURIComponent(parsed.pathname), ...(password === null ? {} : { password }) };
 }
 
-export type ScriptRunner = (keys: string[], args: (string | number)[]) => Promise<unknown>;
+export type ScriptRunner = (keys: string[], args: (string | number | Buffer)[]) => Promise<unknown>;
 
 export interface RedisConnectionOptions {
   url: string;
@@ -102,7 +102,7 @@ export class RedisConnection {
       numberOfKeys,
     });
     const command = (
-      this.redis as unknown as Record<string, (...args: (string | number)[]) => Promise<unknown>>
+      this.redis as unknown as Record<string, (...args: (string | number | Buffer)[]) => Promise<unknown>>
     )[name]!.bind(this.redis);
     return (keys, args) => this.call(() => command(...keys, ...args));
   }

@@ -21,8 +21,9 @@ async function main(redisUrl: string): Promise<void> {
     numberOfKeys: 0,
     lua: readFileSync(`${REPO_ROOT}packages/backend/lua/apply-entries.lua`, "utf8"),
   });
-  const applyEntries = (redis as unknown as { applyEntries(...args: (string | number)[]): Promise<unknown> })
-    .applyEntries;
+  const applyEntries = (
+    redis as unknown as { applyEntries(...args: (string | number | Buffer)[]): Promise<unknown> }
+  ).applyEntries;
   const writer = newWriterId();
   let seq = 0;
   const apply = (mode: RelayMode, key: string, value: string): Promise<unknown> => {
