@@ -6,10 +6,11 @@
 -- ARGV[1] key prefix, ARGV[2] seconds a remove's count is kept for retries,
 -- ARGV[3] most bytes a list may hold (MAX_LIST_BYTES), ARGV[4] bytes each
 -- element counts besides its value, ARGV[5] seconds a write's record is kept,
--- ARGV[6] a MessagePack array of 9 strings per entry (apply-script.ts): kind ("set", "append" or "remove"), bin tag
--- ("<byte length>:<bin>"), key, encoded stamp (40 bytes, ordered as the
--- stamp), value, ring point of the bin, bin name, 1 if the entry comes from
--- its writer to a ready backend (a remove's count decided now may be
+-- then 9 values per entry, as arguments or, when ARGV[6] is the last, packed
+-- there as one MessagePack array (apply-script.ts): kind ("set", "append" or
+-- "remove"), bin tag ("<byte length>:<bin>"), key, encoded stamp (40 bytes,
+-- ordered as the stamp), value, ring point of the bin, bin name, 1 if the
+-- entry comes from its writer to a ready backend (a remove's count decided now may be
 -- reported), and 1 if it is limited (a client write: an append that would take
 -- its list past ARGV[3] is refused; copies never are). A claim takes an
 -- entry's place as kind "claim" with the write's writer and seq (24 hex
@@ -191,9 +192,10 @@ local function claim(write)
 end
 
 local appliers = { set = apply_set, append = apply_append, remove = apply_remove }
-local values = cmsgpack.unpack(ARGV[6])
+local values, first = ARGV, 6
+if #ARGV == 6 then values, first = cmsgpack.unpack(ARGV[6]), 1 end
 local results = {}
-for i = 1, #values, 9 do
+for i = first, #values, 9 do
   local kind = values[i]
   if kind == 'claim' then
     results[#results + 1] = claim(values[i + 2])

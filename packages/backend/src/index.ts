@@ -1,5 +1,5 @@
 // @binring/backend: a gRPC backend over a Redis (or in-memory) store.
-export { applyScriptArguments } from "./apply-script.js";
+export { applyScriptArguments, PACKED_FROM_ENTRIES } from "./apply-script.js";
 export type {
   BackendState,
   CallTarget,
