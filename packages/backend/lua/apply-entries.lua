@@ -1,7 +1,7 @@
 -- Applies a batch of entries in order, atomically, in one call (one call per
 -- batch instead of one per entry is what lets a backend keep up with Redis).
--- Keys are built here from the arguments because their number is not known up front;
--- binring runs one standalone Redis per backend, never Redis Cluster.
+-- Keys are built here from the arguments because their number is not known up
+-- front; binring runs one standalone Redis per backend, never Redis Cluster.
 --
 -- ARGV[1] key prefix, ARGV[2] seconds a remove's count is kept for retries,
 -- ARGV[3] most bytes a list may hold (MAX_LIST_BYTES), ARGV[4] bytes each
@@ -10,11 +10,11 @@
 -- there as one MessagePack array (apply-script.ts): kind ("set", "append" or
 -- "remove"), bin tag ("<byte length>:<bin>"), key, encoded stamp (40 bytes,
 -- ordered as the stamp), value, ring point of the bin, bin name, 1 if the
--- entry comes from its writer to a ready backend (a remove's count decided now may be
--- reported), and 1 if it is limited (a client write: an append that would take
--- its list past ARGV[3] is refused; copies never are). A claim takes an
--- entry's place as kind "claim" with the write's writer and seq (24 hex
--- digits, the stamp's tail) as its key, the other values empty.
+-- entry comes from its writer to a ready backend (a remove's count decided now
+-- may be reported), and 1 if it is limited (a client write: an append that
+-- would take its list past ARGV[3] is refused; copies never are). A claim
+-- takes an entry's place as kind "claim" with the write's writer and seq (24
+-- hex digits, the stamp's tail) as its key, the other values empty.
 -- Returns one value per entry: for a remove, the occurrences it removed
 -- (decided when first applied), or -2 - that count when it was not decided by
 -- the remove's writer on a ready backend (a repair copy got here first); for
