@@ -28,6 +28,8 @@ export interface WriteRequest {
   seq?: number;
   /** With a stamp: the claim it is forwarded under (write-fences.ts). */
   claim?: string;
+  /** A stamped set sent to every replica at once: the replicas after this one, which must hold it before readers here see it (withheld-entries.ts). */
+  later?: readonly string[];
 }
 
 export interface WriteResult {

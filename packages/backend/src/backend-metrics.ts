@@ -48,9 +48,10 @@ const OPERATION_METHODS = new Map<string, string>([
   ["listAppend", "ListAppend"],
   ["listRemove", "ListRemove"],
   ["clock", "Clock"],
-  // Pipe only: a replicated write to its coordinator, and a retried write's claim.
+  // Pipe only: a replicated write to its coordinator, a retried write's claim, and a withheld set's release.
   ["write", "Write"],
   ["claim", "Claim"],
+  ["release", "Release"],
 ]);
 
 /** The method label of an operation of a Batch or Pipe (its oneof field), the same as its unary method's. */

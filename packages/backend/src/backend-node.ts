@@ -8,14 +8,10 @@ import {
   checkEpoch,
   checkStamp,
   checkString,
-  checkWriterId,
   type Entry,
-  encodeStamp,
-  InvalidArgumentError,
   type KeyPattern,
   type Limits,
   NotReadyError,
-  newWriterId,
   type RingRange,
   StaleEpochError,
   type Stamp,
@@ -36,12 +32,14 @@ import type {
 import { restAfterDropRound } from "./drop-pace.js";
 import { KeeperSightings } from "./keeper-sightings.js";
 import { KeptMembership } from "./kept-membership.js";
-import { checkCopies, checkKey, checkPattern } from "./key-checks.js";
+import { checkClaim, checkCopies, checkKey, checkLater, checkPattern } from "./key-checks.js";
 import { Ownership } from "./ownership.js";
 import { PersistentClock } from "./persistent-clock.js";
 import { Readiness, type ReadinessState } from "./readiness.js";
 import type { StoreEngine, StoreStats } from "./store-engine.js";
+import { WithheldEntries } from "./withheld-entries.js";
 import { WriteFences } from "./write-fences.js";
+import { WriteStamps } from "./write-stamps.js";
 
 export interface BackendNodeOptions {
   engine: StoreEngine;
@@ -60,12 +58,10 @@ export class BackendNode {
   /** Times this backend may have lost or missed acknowledged entries while running. */
   #losses = 0;
   readonly clock: PersistentClock;
+  readonly #stamps: WriteStamps;
   readonly #engine: StoreEngine;
   readonly #limits: Limits;
   readonly #now: () => number;
-  /** Writer id for entries this backend stamps on behalf of callers that give none. */
-  readonly #writer = newWriterId();
-  #seq = 0;
   #epoch = 0n;
   readonly #readiness: Readiness;
   /** An empty runs now: no grant is taken until it ends. */
@@ -73,11 +69,12 @@ export class BackendNode {
   /** The last empty asked for; the next one starts after it settles. */
   #emptyQueue: Promise<unknown> = Promise.resolve();
   readonly #fences: WriteFences;
+  /** Sets taken but not yet shown to readers: the replicas after this one may lack them. */
+  readonly withheld: WithheldEntries;
   readonly #sightings: KeeperSightings;
   readonly #ownership: Ownership;
   /** The cluster's membership as this backend keeps it for the keepers (and names them to clients). */
   readonly membership: KeptMembership;
-  readonly #logger: Logger | undefined;
 
   constructor(options: BackendNodeOptions) {
     this.#engine = options.engine;
@@ -85,11 +82,12 @@ export class BackendNode {
     this.#now = options.now ?? (() => performance.now());
     this.#readiness = new Readiness(options.ready ?? false, this.#now, options.logger);
     this.clock = new PersistentClock(options.engine);
-    this.#fences = new WriteFences(this.#now);
+    this.#stamps = new WriteStamps(this.clock);
+    this.#fences = new WriteFences(this.#now, options.logger);
+    this.withheld = new WithheldEntries(this.#now);
     this.#sightings = new KeeperSightings(this.#now);
     this.#ownership = new Ownership(options.logger);
     this.membership = new KeptMembership(options.engine, options.logger);
-    this.#logger = options.logger;
     this.#engine.onReset(() => this.#storeReset());
   }
 
@@ -132,7 +130,8 @@ export class BackendNode {
 
   async get(target: CallTarget, key: string): Promise<{ value: string; stamp: Stamp } | null> {
     this.#admit(target, true);
-    return this.#storing(() => this.#engine.getString(target.bin, checkKey(key, this.#limits)));
+    const stored = await this.#storing(() => this.#engine.getString(target.bin, checkKey(key, this.#limits)));
+    return this.#shown(stored, this.withheld.releasedKey(target.bin, key));
   }
 
   async write(target: CallTarget, request: WriteRequest): Promise<WriteResult> {
@@ -143,17 +142,8 @@ export class BackendNode {
   async #write(target: CallTarget, request: WriteRequest): Promise<WriteResult> {
     checkKey(request.key, this.#limits);
     checkString("value", request.value, this.#limits.maxValueBytes);
-    let stamp: Stamp;
-    if (request.stamp) {
-      stamp = checkStamp("stamp", request.stamp);
-      await this.clock.checkCaughtUp("stamp.clock", stamp.clock);
-      await this.clock.observe(stamp.clock);
-    } else {
-      const writer = request.writer ? checkWriterId("writer", request.writer) : this.#writer;
-      const seq = request.writer ? (request.seq ?? 0) : this.#seq++ >>> 0;
-      const atLeast = await this.clock.checkJump("atLeast", request.atLeast ?? 0n);
-      stamp = checkStamp("stamp", { clock: await this.clock.tick(atLeast), writer, seq });
-    }
+    const later = checkLater(request.later ?? [], request.kind, request.stamp);
+    const stamp = await this.#stamps.of(request);
     const entry: Entry = {
       bin: target.bin,
       key: request.key,
@@ -167,6 +157,8 @@ export class BackendNode {
         `an attempt of write ${stamp.writer}:${stamp.seq} under another claim took over; this one is over`,
       );
     }
+    if (later.length > 0)
+      this.withheld.withhold(entry.bin, entry.key, entry.value, stamp, later, target.epoch, request.claim);
     // A caller's write is held to the list limit; copies (apply below) never are.
     const [outcome] = await this.#engine.apply([entry], this.ready, true);
     return {
@@ -179,7 +171,21 @@ export class BackendNode {
 
   async keys(target: CallTarget, pattern: KeyPattern): Promise<string[]> {
     this.#admit(target, true);
-    return this.#storing(() => this.#engine.keys(target.bin, checkPattern(pattern, this.#limits)));
+    const checked = checkPattern(pattern, this.#limits);
+    const keys = await this.#storing(() => this.#engine.keys(target.bin, checked));
+    return this.#shown(keys, this.withheld.releasedInBin(target.bin, checked));
+  }
+
+  /** A read's result, answered once every withheld entry it could show is released (withheld-entries.ts). */
+  async #shown<T>(result: T, released: Promise<void> | undefined): Promise<T> {
+    if (released) await released;
+    return result;
+  }
+
+  /** The coordinator says the set is on every replica its write listed: readers here may see it. */
+  release(target: CallTarget, key: string, stamp: Stamp): void {
+    checkBinName("bin", target.bin, this.#limits.maxKeyBytes);
+    this.withheld.release(target.bin, checkKey(key, this.#limits), checkStamp("stamp", stamp));
   }
 
   async listGet(target: CallTarget, key: string): Promise<string[]> {
@@ -232,17 +238,7 @@ export class BackendNode {
     this.#admit({ bin: "", epoch, requireReady: false }, false);
     return this.#storing(async () => {
       await this.clock.observe(highest);
-      const { admitted, refused } = this.#fences.admitCopies(entries);
-      if (refused.length > 0) {
-        const first = refused
-          .slice(0, 5)
-          .map(({ bin, key, stamp }) => ({ bin, key, stamp: encodeStamp(stamp) }));
-        this.#logger?.warn(
-          { refused: refused.length, first },
-          "copies refused by write fences (a claimed write's other stamp)",
-        );
-      }
-      await this.#engine.applyCopies(admitted);
+      await this.#engine.applyCopies(this.#fences.admitCopies(entries));
     });
   }
 
@@ -255,9 +251,7 @@ export class BackendNode {
    */
   async claim(target: CallTarget, writer: string, seq: number, claim: string): Promise<Stamp | null> {
     this.#admit(target, false);
-    checkWriterId("writer", writer);
-    if (claim.length === 0 || claim.length > 64)
-      throw new InvalidArgumentError(`claim must be 1 to 64 characters, got ${claim.length}`);
+    checkClaim(writer, claim);
     this.#fences.claim(writer, seq, claim);
     return this.#storing(() => this.#engine.claim(writer, seq));
   }
@@ -288,14 +282,16 @@ export class BackendNode {
   }
 
   /**
-   * Every entry of the ranges. With `requireReady` (a copy reading this backend alone), refused unless
-   * ready, and failed unless it stayed ready in this incarnation throughout (no store reset, no empty).
+   * Every entry of the ranges, ending once every withheld set it may have copied is released (it may be
+   * missing on a later replica until then). With `requireReady` (a copy reading this backend alone), refused
+   * unless ready, and failed unless it stayed ready in this incarnation throughout (no store reset, no empty).
    */
   async *scan(ranges: readonly RingRange[], batchSize: number, requireReady = false): AsyncIterable<Entry[]> {
     const incarnation = this.incarnation;
     const refused = () => requireReady && !(this.ready && this.incarnation === incarnation);
     if (refused()) throw new NotReadyError("this backend may be missing entries; scan every holder");
     yield* this.#engine.scan(ranges, batchSize);
+    await this.#shown(undefined, this.withheld.releasedInRanges(ranges));
     if (refused()) throw new NotReadyError("not ready throughout the scan; scan every holder");
   }
 
@@ -337,6 +333,7 @@ export class BackendNode {
       throw new BinringError("refused to empty: this backend is ready", StatusCode.FAILED_PRECONDITION);
     this.#emptying = true;
     this.#fences.clear();
+    this.withheld.clear();
     let bins: number;
     try {
       bins = await this.#engine.drop(WHOLE_RING);

@@ -173,6 +173,12 @@ export class KeptMembership {
       .slice(0, limit);
   }
 
+  /** The member address keepers call this backend at, once one did (kept across restarts with the records). */
+  async self(): Promise<string | undefined> {
+    await this.#readStored();
+    return this.#self;
+  }
+
   #readStored(): Promise<void> {
     if (this.#load !== "not read") return this.#reading;
     this.#load = "reading";

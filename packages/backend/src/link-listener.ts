@@ -90,8 +90,8 @@ export class LinkListener {
     );
   }
 
-  #serveLink(connection: Socket, options: LinkListenerOptions, first?: Buffer): void {
-    const link = new LinkStream(connection, first);
+  #serveLink(connection: Socket, options: LinkListenerOptions, first?: Buffer, fromBackend = true): void {
+    const link = new LinkStream(connection, first, fromBackend);
     this.#links.add(link);
     connection.once("close", () => this.#links.delete(link));
     options.serveLink(link);
@@ -131,7 +131,7 @@ export class LinkListener {
       // A link carries data calls only: the roles that may make them.
       const role = certificateRole(secure.getPeerCertificate());
       if (role !== undefined && (SERVICE_ROLES["binring.v1.Storage"] as readonly string[]).includes(role))
-        return this.#serveLink(secure, options);
+        return this.#serveLink(secure, options, undefined, role === "backend");
       options.logger.warn({ role }, "refused a link from a certificate without a data role");
       secure.destroy();
     });

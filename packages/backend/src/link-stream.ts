@@ -36,10 +36,15 @@ export class LinkStream extends EventEmitter implements PipeStream {
   readonly #reader = new FrameReader();
   #closed = false;
 
-  /** `first`: bytes read off the connection before it was known to be a link. */
+  /**
+   * `first`: bytes read off the connection before it was known to be a link.
+   * `fromBackend`: the caller holds a backend certificate, or the link is
+   * plaintext (where no caller can be told from another).
+   */
   constructor(
     private readonly connection: Duplex,
     first?: Buffer,
+    readonly fromBackend = true,
   ) {
     super();
     connection.on("data", (chunk: Buffer) => this.#received(chunk));

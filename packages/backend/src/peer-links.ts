@@ -23,6 +23,11 @@ export class PeerLinks implements ReplicaTransport {
     return this.#link(address).execute(operation, timeoutMs);
   }
 
+  /** Sends the operation to `address` with the next batch that goes there, or soon; its answer is not waited for. */
+  notify(address: string, operation: Operation): void {
+    this.#link(address).notify(operation);
+  }
+
   refusesConnections(address: string): Promise<boolean> {
     return refusesConnections(address);
   }

@@ -1,5 +1,7 @@
 // Starts a backend: a store engine, a BackendNode and the gRPC server on one
 // address. Used by `binring backend` and directly by tests and embedders.
+
+import { systemTime } from "@binring/client";
 import {
   InvalidArgumentError,
   type Limits,
@@ -12,6 +14,7 @@ import * as grpc from "@grpc/grpc-js";
 import { type Logger, pino } from "pino";
 import { BackendMetrics } from "./backend-metrics.js";
 import { BackendNode } from "./backend-node.js";
+import { BackendPlacement } from "./backend-placement.js";
 import { LinkListener } from "./link-listener.js";
 import { MemoryEngine } from "./memory-engine.js";
 import { startMetricsServer } from "./metrics-server.js";
@@ -20,6 +23,7 @@ import { RedisEngine } from "./redis-engine.js";
 import { MAX_CONCURRENT_STREAMS, StorageService } from "./storage-service.js";
 import type { StoreEngine } from "./store-engine.js";
 import { TombstoneSweeper } from "./tombstone-sweeper.js";
+import { WithheldRelease } from "./withheld-release.js";
 
 export type StoreOptions =
   | { engine: "memory" }
@@ -125,6 +129,10 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
   const http = metrics && (await startMetricsServer(metrics.registry, options.http!));
   const sweeper = new TombstoneSweeper(engine, tombstoneTtlMs, logger);
   sweeper.start();
+  const placement = new BackendPlacement(node, options.tls, logger);
+  const forwarder = { peers: links, time: systemTime, notify: links.notify.bind(links) };
+  const release = new WithheldRelease(node, (bin) => placement.of(bin), forwarder, logger);
+  release.start();
   logger.info(
     {
       address,
@@ -145,6 +153,8 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
       // No new connection from here on; the gRPC ones are the server's to drain, then links close.
       listener.close();
       await sweeper.stop();
+      release.stop();
+      placement.close();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => server.forceShutdown(), SHUTDOWN_GRACE_MS);
         server.tryShutdown(() => {

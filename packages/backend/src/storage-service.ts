@@ -19,6 +19,7 @@ import type {
   OperationResult,
   OperationResult__Output,
   PatternRequest__Output,
+  ReleaseRequest__Output,
   SetRequest__Output,
   StorageControlHandlers,
   StorageHandlers,
@@ -33,6 +34,7 @@ import {
   InvalidArgumentError,
   loadProtocol,
   MESSAGE_BUDGET_BYTES,
+  PermissionDeniedError,
   stampFromWire,
   stampToWire,
   toOperationError,
@@ -102,7 +104,7 @@ export class StorageService {
   async #local(operation: Operation): Promise<OperationResult__Output> {
     // As the Pipe decoder gives an operation: its oneof's member named in `op`.
     const op = Object.keys(operation)[0] as Operation__Output["op"];
-    const result = await this.#operation({ ...operation, op } as Operation__Output);
+    const result = await this.#operation({ ...operation, op } as Operation__Output, true);
     if (result.error) throw fromOperationError(result.error as Parameters<typeof fromOperationError>[0]);
     return result as OperationResult__Output;
   }
@@ -119,9 +121,9 @@ export class StorageService {
       Clock: unary((r) => this.#clock(r)),
       Batch: unary(async (request) => {
         checkOperationCount(request.operations.length);
-        return { results: capReply(await this.#batch(request.operations)) };
+        return { results: capReply(await this.#batch(request.operations, false)) };
       }),
-      Pipe: (call) => this.#pipe(grpcPipe(call)),
+      Pipe: (call) => this.#pipe(grpcPipe(call), false),
       Keepers: unary(async () => ({ keepers: await this.node.membership.keepers() })),
     };
     const control: StorageControlHandlers = {
@@ -167,14 +169,15 @@ export class StorageService {
     );
   }
 
-  #batch(operations: Operation__Output[]): Promise<OperationResult[]> {
+  /** `fromBackend`: the caller is a backend (or nothing tells, without TLS), which may forward withheld sets. */
+  #batch(operations: Operation__Output[], fromBackend: boolean): Promise<OperationResult[]> {
     this.metrics?.batch(operations.length);
-    return Promise.all(operations.map((op) => this.#operation(op)));
+    return Promise.all(operations.map((op) => this.#operation(op, fromBackend)));
   }
 
   /** Serves a link (link-stream.ts) as it serves a gRPC Pipe stream. */
   serveLink(link: LinkStream): void {
-    this.#pipe(link);
+    this.#pipe(link, link.fromBackend);
   }
 
   /**
@@ -186,7 +189,7 @@ export class StorageService {
    * caller's flow control, so HTTP/2 pushes back on a caller that sends faster
    * than it reads.
    */
-  #pipe(call: PipeStream): void {
+  #pipe(call: PipeStream, fromBackend: boolean): void {
     let operations = 0;
     let batches = 0;
     let callerEnded = false;
@@ -221,7 +224,7 @@ export class StorageService {
       operations += count;
       batches++;
       flow();
-      void this.#batch(request.operations).then((results) => {
+      void this.#batch(request.operations, fromBackend).then((results) => {
         operations -= count;
         batches--;
         if (!call.cancelled && !call.writableEnded) {
@@ -243,23 +246,23 @@ export class StorageService {
   }
 
   /** One operation, timed and counted only when the backend keeps metrics (no extra promise otherwise). */
-  #operation(op: Operation__Output): Promise<OperationResult> {
+  #operation(op: Operation__Output, fromBackend: boolean): Promise<OperationResult> {
     const metrics = this.metrics;
-    if (!metrics) return this.#run(op);
+    if (!metrics) return this.#run(op, fromBackend);
     const startedMs = performance.now();
-    return this.#run(op).then((result) => {
+    return this.#run(op, fromBackend).then((result) => {
       metrics.call(operationMethod(op.op), result.error?.code ?? 0, startedMs);
       return result;
     });
   }
 
-  async #run(op: Operation__Output): Promise<OperationResult> {
+  async #run(op: Operation__Output, fromBackend: boolean): Promise<OperationResult> {
     try {
       switch (op.op) {
         case "get":
           return { get: await this.#get(op.get!) };
         case "set":
-          return { write: await this.#write("set", op.set!) };
+          return { write: await this.#write("set", op.set!, fromBackend) };
         case "listAppend":
           return { write: await this.#write("append", op.listAppend!) };
         case "listRemove":
@@ -276,6 +279,8 @@ export class StorageService {
           return { write: await this.#coordination.write(op.write!) };
         case "claim":
           return { claim: await this.#claim(op.claim!) };
+        case "release":
+          return { release: this.#release(op.release!, fromBackend) };
         default:
           throw new InvalidArgumentError("operation is empty: set one of get, set, keys, listGet, ...");
       }
@@ -290,7 +295,9 @@ export class StorageService {
     return { found: stored.value !== "", value: stored.value, stamp: stampToWire(stored.stamp) };
   }
 
-  async #write(kind: EntryKind, request: SetRequest__Output): Promise<WriteReply> {
+  async #write(kind: EntryKind, request: SetRequest__Output, fromBackend = false): Promise<WriteReply> {
+    const later = request.laterReplicas ?? [];
+    if (later.length > 0) onlyFromBackend(fromBackend, "a set with later_replicas");
     const result = await this.node.write(callTarget(request.target), {
       kind,
       key: request.key,
@@ -300,6 +307,7 @@ export class StorageService {
       writer: request.writer || undefined,
       seq: request.seq,
       claim: request.claim || undefined,
+      later,
     });
     return {
       stamp: stampToWire(result.stamp),
@@ -320,6 +328,14 @@ export class StorageService {
       request.claim,
     );
     return { stamp: stamp && stampToWire(stamp) };
+  }
+
+  #release(request: ReleaseRequest__Output, fromBackend: boolean) {
+    onlyFromBackend(fromBackend, "release");
+    if (!request.stamp)
+      throw new InvalidArgumentError("release.stamp is missing: it names the entry released");
+    this.node.release(callTarget(request.target), request.key, stampFromWire(request.stamp));
+    return {};
   }
 
   async #keys(request: PatternRequest__Output) {
@@ -346,6 +362,16 @@ export class StorageService {
       : await this.node.tick(target, atLeast);
     return { clock: bigintToWire(clock) };
   }
+}
+
+/**
+ * What only a write's coordinator sends, on its link to another replica:
+ * anyone else could withhold a set for ever, or release one a later replica
+ * still lacks.
+ */
+function onlyFromBackend(fromBackend: boolean, what: string): void {
+  if (!fromBackend)
+    throw new PermissionDeniedError(`${what} is taken only on a link from a backend (a write's coordinator)`);
 }
 
 /** A gRPC Pipe call as the stream the Pipe handler serves; failing it ends the call with the error's status. */

@@ -27,6 +27,7 @@ export class WriteCoordination {
       peers: links,
       time: systemTime,
       newClaimId: () => randomBytes(8).toString("hex"),
+      notify: (address, operation) => links.notify(address, operation),
     };
   }
 

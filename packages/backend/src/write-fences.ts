@@ -10,6 +10,7 @@
 // its attempts and restamps. Fences live in memory: a restart ends every
 // connection that could still deliver a lost attempt's entries.
 import { type Entry, encodeStamp, type Stamp } from "@binring/core";
+import type { Logger } from "pino";
 
 /** How long a fence holds: past any write's deadline (at most 60 s), with room for entries queued on sockets. */
 export const FENCE_TTL_MS = 120_000;
@@ -26,7 +27,11 @@ export class WriteFences {
   /** By writer and seq, in the order they were made (so expired ones are at the front). */
   readonly #fences = new Map<string, Fence>();
 
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly now: () => number,
+    /** Refused copies are reported here. */
+    private readonly logger?: Logger,
+  ) {}
 
   /** Fences the write (writer, seq) for `claim`, replacing an older claim's fence. */
   claim(writer: string, seq: number, claim: string): void {
@@ -53,19 +58,28 @@ export class WriteFences {
   }
 
   /**
-   * Splits copies (repair, fill) into those that may land — no fence holds
-   * their write, or they have its settled stamp — and the refused: a copy of
-   * a claimed write's other stamp would be a second entry for one write.
+   * The copies (repair, fill) that may land: no fence holds their write, or
+   * they have its settled stamp. The others are refused (and logged): a copy
+   * of a claimed write's other stamp would be a second entry for one write.
    */
-  admitCopies(entries: readonly Entry[]): { admitted: readonly Entry[]; refused: Entry[] } {
-    if (this.#fences.size === 0) return { admitted: entries, refused: [] };
+  admitCopies(entries: readonly Entry[]): readonly Entry[] {
+    if (this.#fences.size === 0) return entries;
     const admitted: Entry[] = [];
     const refused: Entry[] = [];
     for (const entry of entries) {
       const fence = this.#live(entry.stamp);
       (!fence || encodeStamp(entry.stamp) === fence.settled ? admitted : refused).push(entry);
     }
-    return { admitted, refused };
+    if (refused.length > 0) {
+      const first = refused
+        .slice(0, 5)
+        .map(({ bin, key, stamp }) => ({ bin, key, stamp: encodeStamp(stamp) }));
+      this.logger?.warn(
+        { refused: refused.length, first },
+        "copies refused by write fences (a claimed write's other stamp)",
+      );
+    }
+    return admitted;
   }
 
   /**

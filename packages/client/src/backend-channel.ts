@@ -47,6 +47,9 @@ import { untilSilent } from "./idle-stream.js";
 import { LinkPipe } from "./link-pipe.js";
 import { operationBytes } from "./operation-bytes.js";
 
+/** Longest a notice (`notify`) waits for a batch to ride with before it is sent alone. */
+export const NOTICE_DELAY_MS = 10;
+
 export interface BackendChannelOptions {
   /** Deadline of one call (or of one batch on the stream). @default 10000 */
   callTimeoutMs?: number;
@@ -100,6 +103,9 @@ export class BackendChannel {
   readonly #tls: TlsFiles | undefined;
   readonly #link: boolean;
   readonly #queue: TurnBatch<PendingOperation>;
+  /** Notices waiting to ride with the next batch (`notify`), and the timer that sends them alone. */
+  #notices: PendingOperation[] = [];
+  #noticeTimer: NodeJS.Timeout | undefined;
   #closed = false;
   /** The open stream; undefined until the first batch and after the stream failed. */
   #pipe: Pipe | undefined;
@@ -150,8 +156,40 @@ export class BackendChannel {
     });
   }
 
-  /** Sends the turn's operations in batches of at most maxBatchSize operations and about MESSAGE_BUDGET_BYTES. */
-  #sendInBatches(queue: PendingOperation[]): void {
+  /**
+   * Sends the operation with the next batch to this backend, or alone within
+   * NOTICE_DELAY_MS when none goes sooner; nothing waits for its answer, and
+   * one the channel cannot deliver is dropped. For what the backend also
+   * learns another way, when it matters, and would cost a message of its own
+   * otherwise: a withheld set's release (write-fan-out.ts).
+   */
+  notify(operation: Operation): void {
+    if (this.#closed) return;
+    const ignore = () => undefined;
+    this.#notices.push({
+      operation,
+      timeoutMs: undefined,
+      bytes: operationBytes(operation),
+      resolve: ignore,
+      reject: ignore,
+    });
+    this.#noticeTimer ??= setTimeout(() => {
+      this.#noticeTimer = undefined;
+      for (const notice of this.#takeNotices()) this.#queue.add(notice);
+    }, NOTICE_DELAY_MS);
+  }
+
+  #takeNotices(): PendingOperation[] {
+    clearTimeout(this.#noticeTimer);
+    this.#noticeTimer = undefined;
+    const notices = this.#notices;
+    this.#notices = [];
+    return notices;
+  }
+
+  /** Sends the turn's operations (and the notices waiting) in batches of at most maxBatchSize operations and about MESSAGE_BUDGET_BYTES. */
+  #sendInBatches(turn: PendingOperation[]): void {
+    const queue = this.#notices.length > 0 ? [...this.#takeNotices(), ...turn] : turn;
     let start = 0;
     let bytes = 0;
     for (let i = 0; i < queue.length; i++) {
@@ -368,6 +406,7 @@ export class BackendChannel {
 
   close(): void {
     this.#closed = true;
+    this.#takeNotices();
     const closed = new UnavailableError(`client for ${this.address} closed`);
     for (const pending of this.#queue.take()) pending.reject(closed);
     const pipe = this.#pipe;

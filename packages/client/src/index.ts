@@ -7,7 +7,9 @@ export { Bin } from "./bin.js";
 export { BinClient, type BinClientOptions } from "./bin-client.js";
 export { ChannelTransport } from "./channel-transport.js";
 export type { Placement } from "./client-session.js";
+export { ClusterView, type ClusterViewOptions } from "./cluster-view.js";
 export { refusesConnections } from "./connection-probe.js";
+export type { CoordinatorHost } from "./coordinator-host.js";
 export { classifyFailure, type FailureKind } from "./failure-kind.js";
 export {
   addBackend,
@@ -34,7 +36,13 @@ export type { ReplicaTransport } from "./replica-transport.js";
 export { parseSabotage, SABOTAGES, type Sabotage } from "./sabotage.js";
 export { StorageClient, type StorageClientOptions } from "./storage-client.js";
 export { systemTime, type WallTime } from "./wall-time.js";
-export { type CoordinatorHost, coordinateWrite } from "./write-coordinator.js";
+export { coordinateWrite } from "./write-coordinator.js";
+export {
+  forwardWithheld,
+  type WithheldForward,
+  type WithheldForwarder,
+  type WithheldSet,
+} from "./write-fan-out.js";
 export {
   type CoordinatedWrite,
   MAX_WRITE_REPLICAS,

@@ -35,18 +35,42 @@ function holds(replica: FakeReplica, value: string): boolean {
 }
 
 describe("a write", () => {
-  it("is one message to the first ready replica, which stamps it and applies it last backup first", async () => {
-    const { bin, primary, backup1, backup2 } = setup();
+  it("is one message to the first ready replica, which stamps a set and applies it to every replica at once", async () => {
+    const { bin, primary, backup1, backup2, transport } = setup();
     primary.clock = 41n;
     await bin.set("k", "v");
     expect(clientCalls()).toEqual([{ address: primary.address, operation: "write" }]);
-    expect(writeOrderSeen()).toEqual([backup2.address, backup1.address, primary.address]);
+    const sets = transport.calls.filter((call) => call.operation === "set");
+    expect(sets.map(({ address, at, later }) => ({ address, at, later }))).toEqual([
+      { address: primary.address, at: 0, later: [backup1.address, backup2.address] },
+      { address: backup1.address, at: 0, later: [backup2.address] },
+      { address: backup2.address, at: 0, later: [] },
+    ]);
     // Stamped with the coordinator's clock 41: each replica's clock is now past it.
     expect([primary.clock, backup1.clock, backup2.clock]).toEqual([42n, 42n, 42n]);
   });
 
+  it("is answered once every replica took the set, which is then released where it was withheld", async () => {
+    const { bin, primary, backup1, backup2, transport } = setup();
+    await bin.set("k", "v");
+    // The last backup withholds nothing; the first is told by the coordinator, which releases its own.
+    const releases = transport.calls.filter((call) => call.operation === "release");
+    expect(releases.map(({ address, from }) => ({ address, from }))).toEqual([
+      { address: primary.address, from: primary.address },
+      { address: backup1.address, from: primary.address },
+    ]);
+    for (const replica of [primary, backup1, backup2]) expect(replica.withheld.size).toBe(0);
+  });
+
+  it("applies a list entry last backup first", async () => {
+    const { bin, primary, backup1, backup2, transport } = setup();
+    await bin.listAppend("k", "v");
+    expect(writeOrderSeen()).toEqual([backup2.address, backup1.address, primary.address]);
+    expect(transport.calls.filter((call) => call.operation === "release")).toEqual([]);
+  });
+
   it("is coordinated by the next replica when the primary is not ready, and still applied to the primary", async () => {
-    const { bin, primary, backup1 } = setup();
+    const { bin, primary, backup1, backup2, transport } = setup();
     primary.ready = false;
     await bin.set("k", "v");
     expect(clientCalls()).toEqual([
@@ -54,6 +78,10 @@ describe("a write", () => {
       { address: backup1.address, operation: "write" },
     ]);
     expect(holds(primary, "v")).toBe(true);
+    // The primary withholds it for both backups, the coordinator included, and is told once both have it.
+    expect(transport.callsTo(primary.address, "set")[0]?.later).toEqual([backup1.address, backup2.address]);
+    expect(transport.callsTo(primary.address, "release")).toHaveLength(1);
+    expect(primary.withheld.size).toBe(0);
   });
 });
 
@@ -82,13 +110,28 @@ describe("a write skips a replica only when it is gone", () => {
     expect(time.now()).toBeGreaterThanOrEqual(1000);
   });
 
-  it("waits for a paused replica across several call timeouts, and goes on to the primary only after it", async () => {
-    const { bin, primary, backup1, transport, time } = setup();
+  it("waits for a paused replica across several call timeouts; the others withhold the set until it has it", async () => {
+    const { bin, primary, backup1, backup2, transport, time } = setup();
     backup1.pausedUntil = 2.5 * BACKEND_CALL_TIMEOUT_MS;
-    await bin.set("k", "v");
+    const write = bin.set("k", "v");
+    await time.sleep(BACKEND_CALL_TIMEOUT_MS);
+    // The primary took it at once and withholds it from its readers; the first backup lacks it.
+    expect(holds(primary, "v") && holds(backup2, "v")).toBe(true);
+    expect(holds(backup1, "v")).toBe(false);
+    expect(primary.withheld.size).toBe(1);
+    await write;
     expect(holds(backup1, "v")).toBe(true);
-    expect(time.now()).toBeGreaterThanOrEqual(backup1.pausedUntil);
-    const [primaryWrite] = transport.callsTo(primary.address, "set");
+    const [release] = transport.callsTo(primary.address, "release");
+    expect(release?.at).toBeGreaterThanOrEqual(backup1.pausedUntil);
+    expect(primary.withheld.size + backup1.withheld.size).toBe(0);
+  });
+
+  it("waits for a paused replica before a list entry goes on to the primary", async () => {
+    const { bin, primary, backup1, transport } = setup();
+    backup1.pausedUntil = 2.5 * BACKEND_CALL_TIMEOUT_MS;
+    await bin.listAppend("k", "v");
+    expect(backup1.lists.get("k")).toEqual(["v"]);
+    const [primaryWrite] = transport.callsTo(primary.address, "listAppend");
     expect(primaryWrite?.at).toBeGreaterThanOrEqual(backup1.pausedUntil);
   });
 });
@@ -156,8 +199,8 @@ describe("a write refused for good", () => {
 });
 
 describe("a write's deadline", () => {
-  it("ends a write a replica never answers with TimeoutError naming it, without reaching the primary", async () => {
-    const { bin, primary, backup2, transport, time } = setup();
+  it("ends a write a replica never answers with TimeoutError naming it; the replicas that took a set withhold it", async () => {
+    const { bin, primary, backup1, backup2, transport, time } = setup();
     backup2.pausedUntil = Number.POSITIVE_INFINITY;
     const write = bin.set("k", "v");
     await expect(write).rejects.toBeInstanceOf(TimeoutError);
@@ -166,7 +209,16 @@ describe("a write's deadline", () => {
     );
     expect(time.now()).toBeGreaterThanOrEqual(CALL_TIMEOUT_MS);
     expect(time.now()).toBeLessThanOrEqual(CALL_TIMEOUT_MS + PEER_CALL_TIMEOUT_MS + 200);
-    expect(transport.callsTo(primary.address, "set")).toEqual([]);
+    expect(holds(primary, "v") && holds(backup1, "v")).toBe(true);
+    expect([primary.withheld.size, backup1.withheld.size]).toEqual([1, 1]);
+    expect(transport.calls.filter((call) => call.operation === "release")).toEqual([]);
+  });
+
+  it("ends a list entry a replica never answers without reaching the primary", async () => {
+    const { bin, primary, backup2, transport } = setup();
+    backup2.pausedUntil = Number.POSITIVE_INFINITY;
+    await expect(bin.listAppend("k", "v")).rejects.toBeInstanceOf(TimeoutError);
+    expect(transport.callsTo(primary.address, "listAppend")).toEqual([]);
   });
 });
 
@@ -177,9 +229,11 @@ describe("a write on a stale view", () => {
     backup1.epoch = 4n;
     view.publish({ epoch: 4n });
     await bin.set("k", "v");
+    // The first attempt reached every replica at once; the first backup refused it as stale.
     expect(transport.callsTo(backup1.address, "set").map((call) => call.epoch)).toEqual([3n, 4n]);
-    expect(transport.callsTo(primary.address, "set").map((call) => call.epoch)).toEqual([4n]);
+    expect(transport.callsTo(primary.address, "set").map((call) => call.epoch)).toEqual([3n, 4n]);
     expect(holds(backup1, "v")).toBe(true);
+    for (const replica of [primary, backup1, backup2]) expect(replica.withheld.size).toBe(0);
     // The refusal named the newer epoch: the view is fetched however recently it was.
     expect(view.reportedEpochs).toContain(4n);
     // One stamp for the write on every replica: the second attempt kept the first one's.
@@ -223,6 +277,36 @@ describe("a write whose coordinator fails part way", () => {
     primary.losesWriteReplies = false;
     await append;
     for (const replica of [primary, backup1, backup2]) expect(replica.lists.get("k")).toEqual(["v"]);
+  });
+});
+
+describe("a set whose replicas fail part way", () => {
+  it("keeps the stamp when a replica dies mid-forward, and releases the set on the replicas left", async () => {
+    const { bin, primary, backup1, backup2, reachability, transport } = setup();
+    backup1.gone = true;
+    await bin.set("k", "v");
+    expect(reachability.isDown(backup1.address)).toBe(true);
+    expect(holds(primary, "v") && holds(backup2, "v")).toBe(true);
+    // The first attempt withheld it for the first backup; the second, without it, released it.
+    expect(transport.callsTo(primary.address, "set").map((call) => call.later)).toEqual([
+      [backup1.address, backup2.address],
+      [backup2.address],
+    ]);
+    expect(primary.withheld.size).toBe(0);
+    expect([...primary.records.values()]).toEqual([...backup2.records.values()]);
+  });
+
+  it("is claimed and released by the next coordinator after its coordinator died mid-forward", async () => {
+    const { bin, primary, backup1, backup2, transport } = setup();
+    primary.clock = 100n;
+    backup1.clock = 7n;
+    primary.diesAfterForwards = 1;
+    await bin.set("k", "v");
+    expect(transport.callsTo(backup2.address, "claim")).toHaveLength(1);
+    expect(holds(backup1, "v") && holds(backup2, "v")).toBe(true);
+    // The stamp the dead coordinator gave it, found by the claim: one stamp for the write.
+    expect([...backup1.records.values()].map((stamp) => stamp.clock)).toEqual([100n]);
+    expect(backup1.withheld.size).toBe(0);
   });
 });
 

@@ -19,6 +19,7 @@ import type { GetReply__Output } from "./generated/binring/v1/GetReply.js";
 import type { Operation__Output } from "./generated/binring/v1/Operation.js";
 import type { OperationError__Output } from "./generated/binring/v1/OperationError.js";
 import type { OperationResult__Output } from "./generated/binring/v1/OperationResult.js";
+import type { ReleaseRequest__Output } from "./generated/binring/v1/ReleaseRequest.js";
 import type { SetRequest__Output } from "./generated/binring/v1/SetRequest.js";
 import type { Stamp__Output } from "./generated/binring/v1/Stamp.js";
 import type { Target__Output } from "./generated/binring/v1/Target.js";
@@ -88,6 +89,7 @@ function readSetRequest(r: Reader, end: number): SetRequest__Output {
     writer: "",
     seq: 0,
     claim: "",
+    laterReplicas: [],
   };
   readFields(r, end, (field, wireType) => {
     if (field === 1) m.target = readMessage(r, readTarget);
@@ -98,6 +100,7 @@ function readSetRequest(r: Reader, end: number): SetRequest__Output {
     else if (field === 6) m.writer = r.string();
     else if (field === 7) m.seq = r.uint32();
     else if (field === 8) m.claim = r.string();
+    else if (field === 9) m.laterReplicas.push(r.string());
     else r.skipType(wireType);
   });
   return m;
@@ -132,6 +135,17 @@ function readClaimRequest(r: Reader, end: number): ClaimRequest__Output {
     else if (field === 2) m.writer = r.string();
     else if (field === 3) m.seq = r.uint32();
     else if (field === 4) m.claim = r.string();
+    else r.skipType(wireType);
+  });
+  return m;
+}
+
+function readReleaseRequest(r: Reader, end: number): ReleaseRequest__Output {
+  const m: ReleaseRequest__Output = { target: null, key: "", stamp: null };
+  readFields(r, end, (field, wireType) => {
+    if (field === 1) m.target = readMessage(r, readTarget);
+    else if (field === 2) m.key = r.string();
+    else if (field === 3) m.stamp = readMessage(r, readStamp);
     else r.skipType(wireType);
   });
   return m;
@@ -182,6 +196,7 @@ const OPERATIONS = [
   ["clock", readClockRequest],
   ["write", readWriteRequest],
   ["claim", readClaimRequest],
+  ["release", readReleaseRequest],
 ] as const;
 
 function readOperation(r: Reader, end: number): Operation__Output {
@@ -282,6 +297,12 @@ function readClaimReply(r: Reader, end: number): ClaimReply__Output {
   return m;
 }
 
+/** A reply with no fields (ReleaseReply): anything on the wire is skipped. */
+function readEmpty(r: Reader, end: number): Record<string, never> {
+  readFields(r, end, (_, wireType) => r.skipType(wireType));
+  return {};
+}
+
 const RESULTS = [
   undefined,
   ["error", readError],
@@ -291,6 +312,7 @@ const RESULTS = [
   ["listGet", (r: Reader, end: number) => ({ values: readStrings(r, end) })],
   ["clock", readClockReply],
   ["claim", readClaimReply],
+  ["release", readEmpty],
 ] as const;
 
 function readResult(r: Reader, end: number): OperationResult__Output {

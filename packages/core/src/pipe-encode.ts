@@ -91,6 +91,7 @@ function writeSetRequest(w: Writer, m: SetRequest): void {
   writeString(w, 6, m.writer);
   writeUint32(w, 7, m.seq);
   writeString(w, 8, m.claim);
+  writeStrings(w, 9, m.laterReplicas);
 }
 
 function writeWriteRequest(w: Writer, m: WriteRequest): void {
@@ -141,6 +142,12 @@ function writeOperation(w: Writer, m: Operation): void {
     });
   else if (m.write) writeMessage(w, 9, m.write, writeWriteRequest);
   else if (m.claim) writeMessage(w, 10, m.claim, writeClaimRequest);
+  else if (m.release)
+    writeMessage(w, 11, m.release, (w, c) => {
+      writeMessage(w, 1, c.target, writeTarget);
+      writeString(w, 2, c.key);
+      writeMessage(w, 3, c.stamp, writeStamp);
+    });
 }
 
 function writeGetReply(w: Writer, m: GetReply): void {
@@ -183,6 +190,7 @@ function writeResult(w: Writer, m: OperationResult): void {
   else if (m.listGet) writeMessage(w, 5, m.listGet, (w, l) => writeStrings(w, 1, l.values));
   else if (m.clock) writeMessage(w, 6, m.clock, (w, c) => writeUint64(w, 1, c.clock));
   else if (m.claim) writeMessage(w, 7, m.claim, (w, c) => writeMessage(w, 1, c.stamp, writeStamp));
+  else if (m.release) writeMessage(w, 8, m.release, () => undefined);
 }
 
 export function encodeBatchRequest(m: BatchRequest): Buffer {

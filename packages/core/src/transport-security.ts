@@ -287,14 +287,16 @@ function readPem(file: string, what: string): Buffer {
  * Who may call what. Data calls: applications (client), operators (admin),
  * keepers, and backends (a write's coordinator forwards it to the other
  * replicas as data calls, each within the bounds any caller is held to).
- * Reading the view: clients, operators and keepers. Repair, readiness and the
- * beats keepers exchange: keepers only. So a stolen backend certificate
- * reaches no more than a client's does.
+ * Reading the view: clients, operators, keepers, and backends (one forwarding
+ * a set it withholds places it by the view, backend-placement.ts). Repair,
+ * readiness and the beats keepers exchange: keepers only. So a stolen backend
+ * certificate reaches no more than a client's does, beside a backend's link
+ * (withholding and releasing sets, storage-service.ts).
  */
 export const SERVICE_ROLES: ServicePolicy = {
   "binring.v1.Storage": ["client", "admin", "keeper", "backend"],
   "binring.v1.StorageControl": ["keeper"],
-  "binring.v1.Keeper": ["client", "admin", "keeper"],
+  "binring.v1.Keeper": ["client", "admin", "keeper", "backend"],
   "binring.v1.KeeperAdmin": ["admin", "keeper"],
   "binring.v1.KeeperPeer": ["keeper"],
 };

@@ -48,6 +48,8 @@ export type * from "./generated/binring/v1/OperationResult.js";
 export type * from "./generated/binring/v1/PatternRequest.js";
 export type * from "./generated/binring/v1/PublishedBackend.js";
 export type * from "./generated/binring/v1/Readiness.js";
+export type * from "./generated/binring/v1/ReleaseReply.js";
+export type * from "./generated/binring/v1/ReleaseRequest.js";
 export type * from "./generated/binring/v1/RemoveBackendRequest.js";
 export type * from "./generated/binring/v1/RemoveKeeperRequest.js";
 export type * from "./generated/binring/v1/RingRange.js";

@@ -65,14 +65,17 @@ function setRequest(i: number) {
     writer: i % 2 ? "fedcba9876543210" : "",
     seq: pick(UINT32S, i + 1),
     claim: i % 3 ? "" : "00ff00ff00ff00ff",
+    laterReplicas: STRINGS.slice(0, i % 4),
   };
 }
 
 function operation(i: number): BatchRequest["operations"] extends (infer O)[] | undefined ? O : never {
   const pattern = { target: target(i), prefix: pick(STRINGS, i), suffix: pick(STRINGS, i + 1) };
-  switch (i % 10) {
+  switch (i % 11) {
     case 0:
       return { get: { target: target(i), key: pick(STRINGS, i) } };
+    case 10:
+      return { release: { target: target(i), key: pick(STRINGS, i + 3), stamp: stamp(i) } };
     case 8:
       return {
         write: {
@@ -111,7 +114,9 @@ function operation(i: number): BatchRequest["operations"] extends (infer O)[] | 
 }
 
 function result(i: number): BatchReply["results"] extends (infer R)[] | undefined ? R : never {
-  switch (i % 7) {
+  switch (i % 8) {
+    case 7:
+      return { release: {} };
     case 0:
       return {
         error: {

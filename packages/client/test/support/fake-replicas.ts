@@ -85,6 +85,8 @@ export class FakeReplica {
   readonly records = new Map<string, Stamp>();
   /** Claimed writes: the claim, and the stamp it settled on. */
   readonly #fences = new Map<string, { claim: string; settled?: Stamp }>();
+  /** Sets taken but withheld from readers (`key clock writer:seq` -> the replicas after this one), until released. */
+  readonly withheld = new Map<string, readonly string[]>();
 
   constructor(readonly address: string) {}
 
@@ -123,14 +125,23 @@ export class FakeReplica {
       const held = this.records.get(write);
       return { result: "claim", claim: { stamp: held ? { ...held, clock: held.clock.toString() } : null } };
     }
+    if (operation.release) {
+      const { key, stamp } = operation.release;
+      this.withheld.delete(`${key} ${fromWire(stamp?.clock)} ${stamp?.writer}:${stamp?.seq}`);
+      return { result: "release", release: {} };
+    }
     if (operation.set) {
       const set = operation.set;
-      return this.#write("set", set, (stamp) => {
+      const result = this.#write("set", set, (stamp) => {
         const current = this.#stringStamps.get(set.key!);
         if (current && compareStamps(current, stamp) >= 0) return;
         this.#stringStamps.set(set.key!, stamp);
         this.strings.set(set.key!, set.value!);
       });
+      const later = set.laterReplicas ?? [];
+      if (later.length > 0)
+        this.withheld.set(`${set.key} ${stampOf(set).clock} ${writeName(stampOf(set))}`, later);
+      return result;
     }
     if (operation.listAppend) return this.#append(operation.listAppend);
     throw new Error(`the fake replica does not model ${Object.keys(operation).join(", ")}`);
@@ -210,6 +221,8 @@ export interface RecordedCall {
   at: number;
   /** Who called: "client", or the address of the coordinator that forwarded it (a call to itself included). */
   from: string;
+  /** A set's later_replicas: the replicas after this one it withholds the entry for. */
+  later: readonly string[];
 }
 
 /** The replicas, and every call made to them by the client and by coordinators. */
@@ -236,9 +249,11 @@ export class FakeNetwork {
     const request = Object.values(operation)[0] as {
       target?: { epoch?: string };
       entry?: { target?: { epoch?: string } };
+      laterReplicas?: string[];
     };
     const epoch = wireToBigint((request.target ?? request.entry?.target)?.epoch);
-    this.calls.push({ address, operation: name, epoch, at: this.time.now(), from });
+    const later = request.laterReplicas ?? [];
+    this.calls.push({ address, operation: name, epoch, at: this.time.now(), from, later });
   }
 
   /** The coordinator's work for a `write` sent to `address` (backend write-coordination.ts on fakes). */
@@ -280,6 +295,11 @@ export class FakeNetwork {
         peers,
         time: this.time,
         newClaimId: () => `claim-${++this.#claims}`,
+        notify: (to, op) => {
+          this.record(to, op, address);
+          const peer = this.replica(to);
+          if (!peer.gone && peer.pausedUntil <= this.time.now()) peer.run(op);
+        },
       },
       write,
     ).then((reply): Promise<OperationResult__Output> | OperationResult__Output =>

@@ -44,6 +44,8 @@ import type { OperationError as _binring_v1_OperationError, OperationError__Outp
 import type { OperationResult as _binring_v1_OperationResult, OperationResult__Output as _binring_v1_OperationResult__Output } from './binring/v1/OperationResult.js';
 import type { PatternRequest as _binring_v1_PatternRequest, PatternRequest__Output as _binring_v1_PatternRequest__Output } from './binring/v1/PatternRequest.js';
 import type { PublishedBackend as _binring_v1_PublishedBackend, PublishedBackend__Output as _binring_v1_PublishedBackend__Output } from './binring/v1/PublishedBackend.js';
+import type { ReleaseReply as _binring_v1_ReleaseReply, ReleaseReply__Output as _binring_v1_ReleaseReply__Output } from './binring/v1/ReleaseReply.js';
+import type { ReleaseRequest as _binring_v1_ReleaseRequest, ReleaseRequest__Output as _binring_v1_ReleaseRequest__Output } from './binring/v1/ReleaseRequest.js';
 import type { RemoveBackendRequest as _binring_v1_RemoveBackendRequest, RemoveBackendRequest__Output as _binring_v1_RemoveBackendRequest__Output } from './binring/v1/RemoveBackendRequest.js';
 import type { RemoveKeeperRequest as _binring_v1_RemoveKeeperRequest, RemoveKeeperRequest__Output as _binring_v1_RemoveKeeperRequest__Output } from './binring/v1/RemoveKeeperRequest.js';
 import type { RingRange as _binring_v1_RingRange, RingRange__Output as _binring_v1_RingRange__Output } from './binring/v1/RingRange.js';
@@ -132,6 +134,8 @@ export interface ProtoGrpcType {
       PatternRequest: MessageTypeDefinition<_binring_v1_PatternRequest, _binring_v1_PatternRequest__Output>
       PublishedBackend: MessageTypeDefinition<_binring_v1_PublishedBackend, _binring_v1_PublishedBackend__Output>
       Readiness: EnumTypeDefinition
+      ReleaseReply: MessageTypeDefinition<_binring_v1_ReleaseReply, _binring_v1_ReleaseReply__Output>
+      ReleaseRequest: MessageTypeDefinition<_binring_v1_ReleaseRequest, _binring_v1_ReleaseRequest__Output>
       RemoveBackendRequest: MessageTypeDefinition<_binring_v1_RemoveBackendRequest, _binring_v1_RemoveBackendRequest__Output>
       RemoveKeeperRequest: MessageTypeDefinition<_binring_v1_RemoveKeeperRequest, _binring_v1_RemoveKeeperRequest__Output>
       RingRange: MessageTypeDefinition<_binring_v1_RingRange, _binring_v1_RingRange__Output>

@@ -32,6 +32,8 @@ import type { Operation as _binring_v1_Operation, Operation__Output as _binring_
 import type { OperationError as _binring_v1_OperationError, OperationError__Output as _binring_v1_OperationError__Output } from './binring/v1/OperationError.js';
 import type { OperationResult as _binring_v1_OperationResult, OperationResult__Output as _binring_v1_OperationResult__Output } from './binring/v1/OperationResult.js';
 import type { PatternRequest as _binring_v1_PatternRequest, PatternRequest__Output as _binring_v1_PatternRequest__Output } from './binring/v1/PatternRequest.js';
+import type { ReleaseReply as _binring_v1_ReleaseReply, ReleaseReply__Output as _binring_v1_ReleaseReply__Output } from './binring/v1/ReleaseReply.js';
+import type { ReleaseRequest as _binring_v1_ReleaseRequest, ReleaseRequest__Output as _binring_v1_ReleaseRequest__Output } from './binring/v1/ReleaseRequest.js';
 import type { RingRange as _binring_v1_RingRange, RingRange__Output as _binring_v1_RingRange__Output } from './binring/v1/RingRange.js';
 import type { ScanRequest as _binring_v1_ScanRequest, ScanRequest__Output as _binring_v1_ScanRequest__Output } from './binring/v1/ScanRequest.js';
 import type { SetRequest as _binring_v1_SetRequest, SetRequest__Output as _binring_v1_SetRequest__Output } from './binring/v1/SetRequest.js';
@@ -85,6 +87,8 @@ export interface ProtoGrpcType {
       OperationResult: MessageTypeDefinition<_binring_v1_OperationResult, _binring_v1_OperationResult__Output>
       PatternRequest: MessageTypeDefinition<_binring_v1_PatternRequest, _binring_v1_PatternRequest__Output>
       Readiness: EnumTypeDefinition
+      ReleaseReply: MessageTypeDefinition<_binring_v1_ReleaseReply, _binring_v1_ReleaseReply__Output>
+      ReleaseRequest: MessageTypeDefinition<_binring_v1_ReleaseRequest, _binring_v1_ReleaseRequest__Output>
       RingRange: MessageTypeDefinition<_binring_v1_RingRange, _binring_v1_RingRange__Output>
       ScanRequest: MessageTypeDefinition<_binring_v1_ScanRequest, _binring_v1_ScanRequest__Output>
       SetRequest: MessageTypeDefinition<_binring_v1_SetRequest, _binring_v1_SetRequest__Output>

@@ -7,6 +7,7 @@ import type { ListGetRequest as _binring_v1_ListGetRequest, ListGetRequest__Outp
 import type { ClockRequest as _binring_v1_ClockRequest, ClockRequest__Output as _binring_v1_ClockRequest__Output } from '../../binring/v1/ClockRequest.js';
 import type { WriteRequest as _binring_v1_WriteRequest, WriteRequest__Output as _binring_v1_WriteRequest__Output } from '../../binring/v1/WriteRequest.js';
 import type { ClaimRequest as _binring_v1_ClaimRequest, ClaimRequest__Output as _binring_v1_ClaimRequest__Output } from '../../binring/v1/ClaimRequest.js';
+import type { ReleaseRequest as _binring_v1_ReleaseRequest, ReleaseRequest__Output as _binring_v1_ReleaseRequest__Output } from '../../binring/v1/ReleaseRequest.js';
 
 export interface Operation {
   'get'?: (_binring_v1_GetRequest | null);
@@ -19,7 +20,8 @@ export interface Operation {
   'clock'?: (_binring_v1_ClockRequest | null);
   'write'?: (_binring_v1_WriteRequest | null);
   'claim'?: (_binring_v1_ClaimRequest | null);
-  'op'?: "get"|"set"|"keys"|"listGet"|"listAppend"|"listRemove"|"listKeys"|"clock"|"write"|"claim";
+  'release'?: (_binring_v1_ReleaseRequest | null);
+  'op'?: "get"|"set"|"keys"|"listGet"|"listAppend"|"listRemove"|"listKeys"|"clock"|"write"|"claim"|"release";
 }
 
 export interface Operation__Output {
@@ -33,5 +35,6 @@ export interface Operation__Output {
   'clock'?: (_binring_v1_ClockRequest__Output | null);
   'write'?: (_binring_v1_WriteRequest__Output | null);
   'claim'?: (_binring_v1_ClaimRequest__Output | null);
-  'op'?: "get"|"set"|"keys"|"listGet"|"listAppend"|"listRemove"|"listKeys"|"clock"|"write"|"claim";
+  'release'?: (_binring_v1_ReleaseRequest__Output | null);
+  'op'?: "get"|"set"|"keys"|"listGet"|"listAppend"|"listRemove"|"listKeys"|"clock"|"write"|"claim"|"release";
 }

@@ -7,6 +7,7 @@ import type { KeysReply as _binring_v1_KeysReply, KeysReply__Output as _binring_
 import type { ListGetReply as _binring_v1_ListGetReply, ListGetReply__Output as _binring_v1_ListGetReply__Output } from '../../binring/v1/ListGetReply.js';
 import type { ClockReply as _binring_v1_ClockReply, ClockReply__Output as _binring_v1_ClockReply__Output } from '../../binring/v1/ClockReply.js';
 import type { ClaimReply as _binring_v1_ClaimReply, ClaimReply__Output as _binring_v1_ClaimReply__Output } from '../../binring/v1/ClaimReply.js';
+import type { ReleaseReply as _binring_v1_ReleaseReply, ReleaseReply__Output as _binring_v1_ReleaseReply__Output } from '../../binring/v1/ReleaseReply.js';
 
 export interface OperationResult {
   'error'?: (_binring_v1_OperationError | null);
@@ -16,7 +17,8 @@ export interface OperationResult {
   'listGet'?: (_binring_v1_ListGetReply | null);
   'clock'?: (_binring_v1_ClockReply | null);
   'claim'?: (_binring_v1_ClaimReply | null);
-  'result'?: "error"|"get"|"write"|"keys"|"listGet"|"clock"|"claim";
+  'release'?: (_binring_v1_ReleaseReply | null);
+  'result'?: "error"|"get"|"write"|"keys"|"listGet"|"clock"|"claim"|"release";
 }
 
 export interface OperationResult__Output {
@@ -27,5 +29,6 @@ export interface OperationResult__Output {
   'listGet'?: (_binring_v1_ListGetReply__Output | null);
   'clock'?: (_binring_v1_ClockReply__Output | null);
   'claim'?: (_binring_v1_ClaimReply__Output | null);
-  'result'?: "error"|"get"|"write"|"keys"|"listGet"|"clock"|"claim";
+  'release'?: (_binring_v1_ReleaseReply__Output | null);
+  'result'?: "error"|"get"|"write"|"keys"|"listGet"|"clock"|"claim"|"release";
 }

@@ -21,6 +21,16 @@ export interface SetRequest {
    * fenced this write takes its entries only under the claim that fenced it.
    */
   'claim'?: (string);
+  /**
+   * Set only, stamped, and only on a link from a backend (with TLS, one
+   * holding a backend certificate): the replicas after this one in the
+   * write's replica list, at most 7. The backend takes the entry at once but
+   * withholds it: a read that could show it is answered only once each of
+   * them holds it too (a ReleaseRequest says so, or the backend's own forward
+   * to them), so what a reader sees on a replica is on every replica after it
+   * (docs/HAZARDS.md 1).
+   */
+  'laterReplicas'?: (string)[];
 }
 
 /**
@@ -40,4 +50,14 @@ export interface SetRequest__Output {
    * fenced this write takes its entries only under the claim that fenced it.
    */
   'claim': (string);
+  /**
+   * Set only, stamped, and only on a link from a backend (with TLS, one
+   * holding a backend certificate): the replicas after this one in the
+   * write's replica list, at most 7. The backend takes the entry at once but
+   * withholds it: a read that could show it is answered only once each of
+   * them holds it too (a ReleaseRequest says so, or the backend's own forward
+   * to them), so what a reader sees on a replica is on every replica after it
+   * (docs/HAZARDS.md 1).
+   */
+  'laterReplicas': (string)[];
 }

@@ -8,8 +8,9 @@ import type { SetRequest as _binring_v1_SetRequest, SetRequest__Output as _binri
  * it: the first of the bin's replicas that serves reads. The coordinator
  * stamps the entry with its own clock (it holds every acknowledged entry of
  * the bin, so the stamp is above all of theirs), applies it to every replica
- * listed, last backup first and itself in its place, and answers once all
- * have it (docs/ARCHITECTURE.md, "Write path").
+ * listed — a set on all of them at once, each withholding it from readers
+ * until the replicas after it have it; a list entry last backup first — and
+ * answers once all have it (docs/ARCHITECTURE.md, "Write path").
  */
 export interface WriteRequest {
   'kind'?: (_binring_v1_EntryKind);
@@ -45,8 +46,9 @@ export interface WriteRequest {
  * it: the first of the bin's replicas that serves reads. The coordinator
  * stamps the entry with its own clock (it holds every acknowledged entry of
  * the bin, so the stamp is above all of theirs), applies it to every replica
- * listed, last backup first and itself in its place, and answers once all
- * have it (docs/ARCHITECTURE.md, "Write path").
+ * listed — a set on all of them at once, each withholding it from readers
+ * until the replicas after it have it; a list entry last backup first — and
+ * answers once all have it (docs/ARCHITECTURE.md, "Write path").
  */
 export interface WriteRequest__Output {
   'kind': (_binring_v1_EntryKind__Output);

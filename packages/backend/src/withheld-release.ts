@@ -1,0 +1,109 @@
+// This backend's own release of the sets it withholds (withheld-entries.ts)
+// when no coordinator releases them: the coordinator died after forwarding,
+// or its attempt failed and the writer gave up, or the release was lost with
+// a link. Such a set is forwarded (client write-fan-out.ts `forwardWithheld`)
+// to the bin's replicas after this one under the keepers' view at this
+// backend's epoch — to all of them when this backend no longer is one — and
+// shown once each holds it or is gone; sooner when a read or a scan waits for
+// it. The view, not the write's own list: after a view change the replicas
+// that list named may refuse its old epoch, and one that no longer holds the
+// bin must not take a copy it would keep past its drop (HAZARDS.md 3). A
+// replica that is merely slow or cut off keeps the set withheld: it may serve
+// reads, so it must hold what readers here see.
+import { forwardWithheld, type WithheldForwarder } from "@binring/client";
+import type { Logger } from "pino";
+import type { BackendNode } from "./backend-node.js";
+import type { BinPlacement } from "./backend-placement.js";
+import type { WithheldEntry } from "./withheld-entries.js";
+
+/** How often the withheld sets are looked through. */
+export const RELEASE_SWEEP_MS = 250;
+/** How long one forward of a withheld set waits for each replica. */
+export const RELEASE_FORWARD_TIMEOUT_MS = 2000;
+/** After a forward that left a replica lacking the set (or found no view to place it by), the next waits this long. */
+export const RELEASE_RETRY_MS = 1000;
+
+/** Where the bin of a withheld set is placed now (backend-placement.ts). */
+export type PlacementSource = (bin: string) => Promise<BinPlacement>;
+
+export class WithheldRelease {
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly node: BackendNode,
+    private readonly placement: PlacementSource,
+    private readonly forwarder: WithheldForwarder,
+    private readonly logger: Logger,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  start(): void {
+    this.#timer ??= setInterval(() => void this.sweep(), RELEASE_SWEEP_MS);
+    this.#timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /** Forwards every withheld set that is due (withheld-entries.ts `due`); resolves once each forward ended. */
+  sweep(): Promise<void> {
+    return Promise.all(this.node.withheld.due().map((entry) => this.#forward(entry))).then(() => undefined);
+  }
+
+  async #forward(entry: WithheldEntry): Promise<void> {
+    entry.forwarding = true;
+    const { bin, key, value, stamp, claim } = entry;
+    try {
+      const route = await this.#route(entry);
+      if (!route) {
+        entry.retryAt = this.now() + RELEASE_RETRY_MS;
+        return;
+      }
+      const set = { bin, key, value, stamp, claim, epoch: route.epoch };
+      const { lacking, gone, superseded } = await forwardWithheld(
+        this.forwarder,
+        set,
+        route.to,
+        RELEASE_FORWARD_TIMEOUT_MS,
+      );
+      if (superseded) {
+        // A newer attempt of the write claimed it without this backend: only one that serves no
+        // reads is left out, and it is emptied before it does. Withheld until then, never sent again.
+        entry.retryAt = Number.POSITIVE_INFINITY;
+        this.logger.warn({ bin, key }, "a withheld set was superseded by a newer attempt: kept withheld");
+      } else if (lacking.length === 0) {
+        this.node.withheld.release(bin, key, stamp);
+        this.logger.info({ bin, key, to: route.to, gone }, "released a withheld set its replicas now hold");
+      } else {
+        if (route.keeperless) entry.later = entry.later.filter((address) => !gone.includes(address));
+        entry.retryAt = this.now() + RELEASE_RETRY_MS;
+        this.logger.debug({ bin, key, lacking }, "a withheld set stays withheld: a replica lacks it");
+      }
+    } finally {
+      entry.forwarding = false;
+    }
+  }
+
+  /**
+   * The replicas the set must be on before it shows here, and the epoch to
+   * send it under: those after this backend in the bin's placement now (all
+   * of them when it is not one), or, in a cluster without keepers, those after
+   * it in the write's own list. Undefined while no view at this backend's
+   * epoch is at hand.
+   */
+  async #route(
+    entry: WithheldEntry,
+  ): Promise<{ to: readonly string[]; epoch: bigint; keeperless: boolean } | undefined> {
+    const placed = await this.placement(entry.bin);
+    if (placed === "no keepers") return { to: entry.later, epoch: entry.epoch, keeperless: true };
+    if (!placed) return undefined;
+    const at = placed.replicas.indexOf(placed.self);
+    return {
+      to: at < 0 ? placed.replicas : placed.replicas.slice(at + 1),
+      epoch: placed.epoch,
+      keeperless: false,
+    };
+  }
+}

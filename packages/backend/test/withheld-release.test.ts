@@ -1,0 +1,160 @@
+// A backend's own release of a set it withholds (withheld-release.ts): due
+// sets are forwarded to the replicas after this one — in a cluster without
+// keepers those the write listed, with keepers those the view places the bin
+// on now — and shown once each holds them or is gone. In process: a memory
+// engine, an injected clock, a placement and replicas that answer as a test
+// says.
+import {
+  ConnectionRefusedError,
+  DEFAULT_LIMITS,
+  type Operation,
+  type OperationResult__Output,
+  SupersededAttemptError,
+  TimeoutError,
+} from "@binring/core";
+import { pino } from "pino";
+import { describe, expect, it } from "vitest";
+import { BackendNode } from "../src/backend-node.js";
+import type { BinPlacement } from "../src/backend-placement.js";
+import { MemoryEngine } from "../src/memory-engine.js";
+import { RELEASE_AWAITED_AFTER_MS } from "../src/withheld-entries.js";
+import { RELEASE_RETRY_MS, WithheldRelease } from "../src/withheld-release.js";
+
+const [HERE, MIDDLE, LAST, NEWCOMER] = ["10.0.0.1:7000", "10.0.0.2:7000", "10.0.0.3:7000", "10.0.0.9:7000"];
+const target = { bin: "b", epoch: 0n, requireReady: false };
+const stamp = { clock: 1n, writer: "0123456789abcdef", seq: 1 };
+const took: OperationResult__Output = {
+  result: "write",
+  write: { stamp: null, removed: "0", ready: true, superseded: false, clock: "2", restamps: 0 },
+};
+
+/** `placement`: what the view says of the bin (absent: no view yet); a cluster without keepers by default. */
+function setup({ placement }: { placement?: BinPlacement } = { placement: "no keepers" }) {
+  const clock = { now: 0 };
+  const node = new BackendNode({ engine: new MemoryEngine(), limits: DEFAULT_LIMITS, now: () => clock.now });
+  const answers = new Map<string, () => OperationResult__Output>(
+    [MIDDLE!, LAST!, NEWCOMER!].map((address) => [address, () => took]),
+  );
+  const sent: { to: string; op: string; epoch?: string }[] = [];
+  const peers = {
+    execute: async (to: string, operation: Operation) => {
+      sent.push({ to, op: Object.keys(operation)[0]!, epoch: operation.set?.target?.epoch?.toString() });
+      return answers.get(to)!();
+    },
+    refusesConnections: async (to: string) => to === LAST && answers.get(LAST!) === refuse,
+  };
+  const notify = (to: string, operation: Operation) => sent.push({ to, op: Object.keys(operation)[0]! });
+  const release = new WithheldRelease(
+    node,
+    async () => placement,
+    { peers, time: { now: () => clock.now, sleep: async () => undefined }, notify },
+    pino({ level: "silent" }),
+    () => clock.now,
+  );
+  return { node, clock, answers, sent, release };
+}
+
+function refuse(): never {
+  throw new ConnectionRefusedError(`backend ${LAST} unavailable: connect ECONNREFUSED`);
+}
+
+function silent(): never {
+  throw new TimeoutError(`backend ${LAST} did not answer within 2000 ms`);
+}
+
+async function withheldAndAwaited(node: BackendNode, clock: { now: number }) {
+  await node.write(
+    { ...target, epoch: 3n },
+    { kind: "set", key: "k", value: "v", stamp, later: [MIDDLE!, LAST!] },
+  );
+  const read = node.get(target, "k");
+  await new Promise((resolve) => setImmediate(resolve));
+  clock.now = RELEASE_AWAITED_AFTER_MS;
+  return { read };
+}
+
+describe("a withheld set nobody releases", () => {
+  it("is forwarded to the replicas after this one, then shown, and the middle one is released", async () => {
+    const { node, clock, sent, release } = setup();
+    const { read } = await withheldAndAwaited(node, clock);
+    await release.sweep();
+    expect((await read)?.value).toBe("v");
+    expect(sent).toEqual([
+      { to: MIDDLE, op: "set", epoch: "3" },
+      { to: LAST, op: "set", epoch: "3" },
+      { to: MIDDLE, op: "release" },
+    ]);
+  });
+
+  it("stays withheld while a later replica does not answer, forwarded again only after a rest", async () => {
+    const { node, clock, answers, sent, release } = setup();
+    answers.set(LAST!, silent);
+    await withheldAndAwaited(node, clock);
+    await release.sweep();
+    expect(node.withheld.size).toBe(1);
+    await release.sweep();
+    expect(sent.filter(({ op }) => op === "set")).toHaveLength(2);
+    clock.now += RELEASE_RETRY_MS;
+    answers.set(LAST!, () => took);
+    await release.sweep();
+    expect(node.withheld.size).toBe(0);
+  });
+
+  it("is shown once a later replica that refuses connections is found gone, and no longer waits for it", async () => {
+    const { node, clock, answers, sent, release } = setup();
+    answers.set(LAST!, refuse);
+    const { read } = await withheldAndAwaited(node, clock);
+    await release.sweep();
+    expect((await read)?.value).toBe("v");
+    expect(sent.filter(({ op }) => op === "release")).toEqual([{ to: MIDDLE, op: "release" }]);
+  });
+});
+
+describe("a withheld set nobody releases, in a cluster with keepers", () => {
+  it("goes to the replicas after this one as the view at this backend's epoch places the bin, under that epoch", async () => {
+    // The view moved on: the first backup is dead, a stand-in took the third place.
+    const { node, clock, sent, release } = setup({
+      placement: { epoch: 9n, replicas: [HERE!, LAST!, NEWCOMER!], self: HERE! },
+    });
+    const { read } = await withheldAndAwaited(node, clock);
+    await release.sweep();
+    expect((await read)?.value).toBe("v");
+    expect(sent.filter(({ op }) => op === "set")).toEqual([
+      { to: LAST, op: "set", epoch: "9" },
+      { to: NEWCOMER, op: "set", epoch: "9" },
+    ]);
+  });
+
+  it("goes to every replica of the bin when this backend is no longer one", async () => {
+    const { node, clock, sent, release } = setup({
+      placement: { epoch: 9n, replicas: [NEWCOMER!, MIDDLE!, LAST!], self: HERE! },
+    });
+    await withheldAndAwaited(node, clock);
+    await release.sweep();
+    expect(sent.filter(({ op }) => op === "set").map(({ to }) => to)).toEqual([NEWCOMER, MIDDLE, LAST]);
+    expect(node.withheld.size).toBe(0);
+  });
+
+  it("waits while no view at this backend's epoch is at hand", async () => {
+    const { node, clock, sent, release } = setup({});
+    await withheldAndAwaited(node, clock);
+    await release.sweep();
+    expect(sent).toEqual([]);
+    expect(node.withheld.size).toBe(1);
+  });
+
+  it("stays withheld for good, and is not sent again, once a newer attempt of its write claimed it", async () => {
+    const { node, clock, answers, sent, release } = setup({
+      placement: { epoch: 9n, replicas: [HERE!, MIDDLE!, LAST!], self: HERE! },
+    });
+    answers.set(MIDDLE!, () => {
+      throw new SupersededAttemptError("an attempt under another claim took over");
+    });
+    await withheldAndAwaited(node, clock);
+    await release.sweep();
+    clock.now += 60 * RELEASE_RETRY_MS;
+    await release.sweep();
+    expect(sent.filter(({ op }) => op === "set")).toHaveLength(2);
+    expect(node.withheld.size).toBe(1);
+  });
+});

@@ -1,0 +1,170 @@
+// A set's half of the coordinator: the stamped entry goes to every replica the
+// write lists at once, the coordinator itself included, each told the
+// replicas after it in the list. Each takes the entry at once and withholds it
+// from its readers until those hold it too (backend withheld-entries.ts); once
+// every replica took it, the coordinator releases it on itself and tells the
+// others, with the next message that goes to each. So a set costs one round
+// to the replicas instead of one per replica, and still whatever a reader can
+// see on a replica is on every replica after it (HAZARDS.md 1): the last one
+// withholds nothing, and every earlier one shows the entry only once the
+// replicas after it hold it.
+//
+// A replica that withholds an entry nobody releases — its coordinator died,
+// or the attempt failed and its writer gave up — forwards it to the replicas
+// after it itself (`forwardWithheld`, run by the backend's withheld-release.ts)
+// and releases it once they hold it or are gone. Sets only: a remove's count
+// and an append it overtook are decided along the replicas' order
+// (remove-count.ts), so list entries keep going replica by replica.
+import {
+  ConnectionRefusedError,
+  type Operation,
+  type Stamp,
+  StoreUnavailableError,
+  SupersededAttemptError,
+  stampToWire,
+  type WriteReply__Output,
+} from "@binring/core";
+import type { CoordinatorHost } from "./coordinator-host.js";
+import { reportedReply } from "./remove-count.js";
+import { applyCatchingUp, type Call, entryOperation, failedAt, target } from "./replica-apply.js";
+import type { ReplicaTransport } from "./replica-transport.js";
+import type { WallTime } from "./wall-time.js";
+import type { CoordinatedWrite } from "./write-request.js";
+
+/**
+ * Applies the set on every listed replica at once and answers once all took
+ * it. A failure is reported once every replica answered, naming the last
+ * failed one in placement order (the replica the old one-by-one order would
+ * have reached first): the entry stays withheld wherever it landed, and the
+ * writer's next attempt, with the same stamp, completes and releases it.
+ */
+export async function applyAtOnce(
+  host: CoordinatorHost,
+  write: CoordinatedWrite,
+  call: Call,
+  stamp: Stamp,
+  claim: string | undefined,
+): Promise<WriteReply__Output> {
+  const { replicas } = write;
+  const outcomes = await Promise.allSettled(
+    replicas.map((_, i) =>
+      applyCatchingUp(
+        host.time,
+        write,
+        call,
+        i,
+        entryOperation(write, stamp, claim, replicas.slice(i + 1)),
+        stamp,
+      ),
+    ),
+  );
+  const applied = new Map<string, WriteReply__Output>();
+  outcomes.forEach((outcome, i) => {
+    if (outcome.status === "fulfilled") applied.set(replicas[i]!, outcome.value.write!);
+  });
+  for (let i = replicas.length - 1; i >= 0; i--) {
+    const outcome = outcomes[i]!;
+    if (outcome.status === "rejected")
+      throw failedAt(outcome.reason, replicas[i]!, stamp, claim, applied.size);
+  }
+  const release = releaseOperation(write, stamp);
+  await host.local(release);
+  // The last replica withholds nothing; every other one waits to be told.
+  for (const [i, address] of replicas.entries()) {
+    if (i !== write.coordinator && i < replicas.length - 1) host.notify(address, release);
+  }
+  return { ...reportedReply(replicas, applied)!, restamps: 0 };
+}
+
+function releaseOperation(entry: Pick<CoordinatedWrite, "bin" | "epoch" | "key">, stamp: Stamp): Operation {
+  return { release: { target: target(entry, false), key: entry.key, stamp: stampToWire(stamp) } };
+}
+
+/** A set a backend withholds, as it forwards it itself. */
+export interface WithheldSet {
+  bin: string;
+  key: string;
+  value: string;
+  stamp: Stamp;
+  claim: string | undefined;
+  /** The backend's view epoch now (at least the one the set came with). */
+  epoch: bigint;
+}
+
+export interface WithheldForwarder {
+  peers: ReplicaTransport;
+  time: WallTime;
+  notify(address: string, operation: Operation): void;
+}
+
+/** How a forward of a withheld set ended (`forwardWithheld`). */
+export interface WithheldForward {
+  /** Replicas that may still lack the set: none means it may be shown. */
+  lacking: string[];
+  /** Replicas found gone, which need not hold it. */
+  gone: string[];
+  /** A replica refused it as an attempt a newer attempt of its write claimed (HAZARDS.md 20). */
+  superseded: boolean;
+}
+
+/**
+ * Forwards a withheld set to the replicas after this one (`later`), as its
+ * coordinator did: to all at once, each told the replicas after it. Resolves
+ * with the ones that may still lack it — none means the set may be shown here
+ * — and the ones found gone: nothing listens on the port (confirmed afresh)
+ * or the store failed. A gone replica serves no reads until it is emptied and
+ * refilled, so it need not hold the set, as a client's write skips it (client
+ * session `noteFailure`). Once none lacks it, the replicas that took it and
+ * withhold it for others are released.
+ */
+export async function forwardWithheld(
+  host: WithheldForwarder,
+  set: WithheldSet,
+  later: readonly string[],
+  timeoutMs: number,
+): Promise<WithheldForward> {
+  const write = { ...set, kind: "set" as const, deadline: host.time.now() + timeoutMs };
+  const call: Call = (i, operation) => host.peers.execute(later[i]!, operation, timeoutMs);
+  const outcomes = await Promise.allSettled(
+    later.map((_, i) =>
+      applyCatchingUp(
+        host.time,
+        write,
+        call,
+        i,
+        entryOperation(write, set.stamp, set.claim, later.slice(i + 1)),
+        set.stamp,
+      ),
+    ),
+  );
+  const lacking: string[] = [];
+  const gone: string[] = [];
+  let superseded = false;
+  await Promise.all(
+    outcomes.map(async (outcome, i) => {
+      if (outcome.status === "fulfilled") return;
+      const address = later[i]!;
+      superseded ||= outcome.reason instanceof SupersededAttemptError;
+      (isGone(outcome.reason) && (await confirmed(host.peers, address, outcome.reason))
+        ? gone
+        : lacking
+      ).push(address);
+    }),
+  );
+  if (lacking.length === 0) {
+    const release = releaseOperation(write, set.stamp);
+    for (const [i, address] of later.entries()) {
+      if (i < later.length - 1 && !gone.includes(address)) host.notify(address, release);
+    }
+  }
+  return { lacking, gone, superseded };
+}
+
+function isGone(error: unknown): boolean {
+  return error instanceof StoreUnavailableError || error instanceof ConnectionRefusedError;
+}
+
+/** A refused connection counts only when a fresh connection is refused too (connection-probe.ts). */
+async function confirmed(peers: ReplicaTransport, address: string, error: unknown): Promise<boolean> {
+  return !(error instanceof ConnectionRefusedError) || (await peers.refusesConnections(address));
+}
