@@ -225,9 +225,13 @@ export class Fuzzer {
         writer: this.#random.pick(WRITER_IDS),
         seq: this.#random.pick(U32_EDGES),
       }),
+      // Only a backend's link may withhold a set for later replicas: refused to this caller.
+      ...(this.#random.chance(0.1) && {
+        laterReplicas: Array.from({ length: this.#random.int(1, 9) }, () => this.#string()),
+      }),
     });
     const pattern = () => ({ target, prefix: this.#string(), suffix: this.#string() });
-    switch (this.#random.int(0, 8)) {
+    switch (this.#random.int(0, 9)) {
       case 0:
         return { get: { target, key } };
       case 1:
@@ -244,6 +248,10 @@ export class Fuzzer {
         return { listKeys: pattern() };
       case 7:
         return { clock: { target, atLeast: this.#u64(), raiseOnly: this.#random.chance(0.5) } };
+      case 8:
+        return {
+          release: { target, key, stamp: { clock: this.#u64(), writer: this.#random.pick(WRITER_IDS) } },
+        };
       default:
         return {};
     }

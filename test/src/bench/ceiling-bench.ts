@@ -1,8 +1,8 @@
 // `npm run bench -- ceiling`: how fast binring's write pattern can go on this
 // machine at all, measured without binring. Six bare Node processes, each with
 // its own redis-server (relay-node.ts), take a write from the client, forward
-// it to the last backup, then to the first, then apply it themselves, and
-// answer: binring's message pattern and process count, without gRPC,
+// it to both backups and apply it themselves at once, and answer once all
+// three have it: binring's message pattern for a set and process count, without gRPC,
 // protobuf, stamps, checks or keepers. Once with a plain SET per replica, once
 // with binring's apply script per replica; beside them, in the same run and
 // measured in turns as the peers benchmark does, binring itself and

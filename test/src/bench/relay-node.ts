@@ -1,8 +1,8 @@
 // One process of the ceiling benchmark's relay (ceiling-bench.ts): binring's
 // write pattern with none of binring. On its port it takes lines
 //   W <id> <mode> <key> <value> <first backup port> <last backup port>
-// (a write it coordinates: forwarded to the last backup, then to the first,
-// then applied here, the order binring's coordinator keeps), and
+// (a write it coordinates: forwarded to both backups and applied here at
+// once, answered when all three have it, as binring's coordinator does a set), and
 //   A <id> <mode> <key> <value>
 // (a forwarded apply), and answers each with "R <id>" once done. Started with
 // fork(): its Redis URL as argv[2]; it sends the parent its port once listening.
@@ -53,11 +53,11 @@ async function main(redisUrl: string): Promise<void> {
     readLines(socket, (line) => {
       const [kind, id, mode, key, value, firstBackup, lastBackup] = line.split(" ") as string[];
       const run = async () => {
-        if (kind === "W") {
-          await peer(Number(lastBackup)).call("A", `${mode} ${key} ${value}`);
-          await peer(Number(firstBackup)).call("A", `${mode} ${key} ${value}`);
-        }
-        await apply(mode as RelayMode, key!, value!);
+        const forwards =
+          kind === "W"
+            ? [lastBackup, firstBackup].map((port) => peer(Number(port)).call("A", `${mode} ${key} ${value}`))
+            : [];
+        await Promise.all([...forwards, apply(mode as RelayMode, key!, value!)]);
       };
       void run().then(() => reply(`R ${id}`));
     });
