@@ -84,7 +84,7 @@ export class BackendNode {
     this.clock = new PersistentClock(options.engine);
     this.#stamps = new WriteStamps(this.clock);
     this.#fences = new WriteFences(this.#now, options.logger);
-    this.withheld = new WithheldEntries(this.#now);
+    this.withheld = new WithheldEntries(this.#now, (reason) => this.#lostEntries(reason));
     this.#sightings = new KeeperSightings(this.#now);
     this.#ownership = new Ownership(options.logger);
     this.membership = new KeptMembership(options.engine, options.logger);

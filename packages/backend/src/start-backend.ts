@@ -131,7 +131,8 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
   sweeper.start();
   const placement = new BackendPlacement(node, options.tls, logger);
   const forwarder = { peers: links, time: systemTime, notify: links.notify.bind(links) };
-  const release = new WithheldRelease(node, (bin) => placement.of(bin), forwarder, logger);
+  const applied = (writer: string, seq: number) => engine.claim(writer, seq);
+  const release = new WithheldRelease(node, (bin) => placement.of(bin), applied, forwarder, logger);
   release.start();
   logger.info(
     {

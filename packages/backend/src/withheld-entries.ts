@@ -22,10 +22,17 @@ import {
   type Stamp,
 } from "@binring/core";
 
-/** A withheld entry awaited by a read or a scan is forwarded to its later replicas after this long. */
+/** A withheld set awaited by a read or a scan is forwarded to its later replicas after this long. */
 export const RELEASE_AWAITED_AFTER_MS = 1000;
-/** Any withheld entry is forwarded after this long: its coordinator and writer have given up on it or died. */
+/** Any withheld set is forwarded after this long: its coordinator and writer have given up on it or died. */
 export const RELEASE_AFTER_MS = 10_000;
+/**
+ * A withheld set is forwarded only this long after it came: inside the two
+ * minutes write fences and write records last (write-fences.ts), which keep
+ * an attempt that another attempt of its write superseded from landing
+ * anywhere (HAZARDS.md 20). One still withheld then gives up (`giveUp`).
+ */
+export const FORWARD_WINDOW_MS = 90_000;
 
 export class WithheldEntry {
   /** Replicas after this one that must hold the entry; those found gone are taken off. */
@@ -86,7 +93,11 @@ export class WithheldEntries {
   readonly #byKey = new Map<string, Set<WithheldEntry>>();
   readonly #byBin = new Map<string, Set<WithheldEntry>>();
 
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly now: () => number,
+    /** The backend can no longer vouch for what it holds: it serves no reads until emptied and refilled. */
+    private readonly onGiveUp: (reason: string) => void = () => undefined,
+  ) {}
 
   get size(): number {
     return this.#entries.size;
@@ -161,6 +172,16 @@ export class WithheldEntries {
         now >= entry.retryAt &&
         now - entry.since >= (entry.awaited ? RELEASE_AWAITED_AFTER_MS : RELEASE_AFTER_MS),
     );
+  }
+
+  /**
+   * A set this backend could not forward within FORWARD_WINDOW_MS: it may no
+   * longer be sent anywhere, nor shown, so this backend gives up serving reads
+   * (onGiveUp) until a keeper empties and refills it, which releases it.
+   */
+  giveUp(entry: WithheldEntry): void {
+    entry.retryAt = Number.POSITIVE_INFINITY;
+    this.onGiveUp(`a set of bin ${JSON.stringify(entry.bin)} stayed withheld past ${FORWARD_WINDOW_MS} ms`);
   }
 
   /** Releases everything: the store was emptied, so nothing it held is read before a fill. */

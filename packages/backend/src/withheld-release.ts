@@ -11,10 +11,11 @@
 // replica that is merely slow or cut off keeps the set withheld: it may serve
 // reads, so it must hold what readers here see.
 import { forwardWithheld, type WithheldForwarder } from "@binring/client";
+import { compareStamps, type Stamp } from "@binring/core";
 import type { Logger } from "pino";
 import type { BackendNode } from "./backend-node.js";
 import type { BinPlacement } from "./backend-placement.js";
-import type { WithheldEntry } from "./withheld-entries.js";
+import { FORWARD_WINDOW_MS, type WithheldEntry } from "./withheld-entries.js";
 
 /** How often the withheld sets are looked through. */
 export const RELEASE_SWEEP_MS = 250;
@@ -26,12 +27,16 @@ export const RELEASE_RETRY_MS = 1000;
 /** Where the bin of a withheld set is placed now (backend-placement.ts). */
 export type PlacementSource = (bin: string) => Promise<BinPlacement>;
 
+/** The largest stamp this backend applied for the write (writer, seq) lately (store-engine.ts `claim`), or null. */
+export type AppliedStamp = (writer: string, seq: number) => Promise<Stamp | null>;
+
 export class WithheldRelease {
   #timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly node: BackendNode,
     private readonly placement: PlacementSource,
+    private readonly appliedStamp: AppliedStamp,
     private readonly forwarder: WithheldForwarder,
     private readonly logger: Logger,
     private readonly now: () => number = () => performance.now(),
@@ -56,34 +61,55 @@ export class WithheldRelease {
     entry.forwarding = true;
     const { bin, key, value, stamp, claim } = entry;
     try {
+      if (this.now() - entry.since >= FORWARD_WINDOW_MS) {
+        this.node.withheld.giveUp(entry);
+        this.logger.warn(
+          { bin, key },
+          "a set stayed withheld past its forward window: not ready until refilled",
+        );
+        return;
+      }
       const route = await this.#route(entry);
       if (!route) {
         entry.retryAt = this.now() + RELEASE_RETRY_MS;
         return;
       }
       const set = { bin, key, value, stamp, claim, epoch: route.epoch };
-      const { lacking, gone, superseded } = await forwardWithheld(
-        this.forwarder,
-        set,
-        route.to,
-        RELEASE_FORWARD_TIMEOUT_MS,
-      );
-      if (superseded) {
-        // A newer attempt of the write claimed it without this backend: only one that serves no
-        // reads is left out, and it is emptied before it does. Withheld until then, never sent again.
-        entry.retryAt = Number.POSITIVE_INFINITY;
-        this.logger.warn({ bin, key }, "a withheld set was superseded by a newer attempt: kept withheld");
-      } else if (lacking.length === 0) {
+      const forward = await forwardWithheld(this.forwarder, set, route.to, RELEASE_FORWARD_TIMEOUT_MS);
+      if (forward.lacking.length === 0 && !forward.superseded) {
         this.node.withheld.release(bin, key, stamp);
-        this.logger.info({ bin, key, to: route.to, gone }, "released a withheld set its replicas now hold");
-      } else {
-        if (route.keeperless) entry.later = entry.later.filter((address) => !gone.includes(address));
-        entry.retryAt = this.now() + RELEASE_RETRY_MS;
-        this.logger.debug({ bin, key, lacking }, "a withheld set stays withheld: a replica lacks it");
+        this.logger.info(
+          { bin, key, to: route.to, gone: forward.gone },
+          "released a withheld set its replicas now hold",
+        );
+        return;
       }
+      if (forward.superseded && (await this.#outstamped(entry))) {
+        this.node.withheld.release(bin, key, stamp);
+        this.logger.info({ bin, key }, "released a withheld set a later stamp of its write outranks here");
+        return;
+      }
+      if (route.keeperless) entry.later = entry.later.filter((address) => !forward.gone.includes(address));
+      entry.retryAt = this.now() + RELEASE_RETRY_MS;
+      this.logger.debug(
+        { bin, key, ...forward },
+        "a withheld set stays withheld: a replica lacks it, or took another attempt",
+      );
     } finally {
       entry.forwarding = false;
     }
+  }
+
+  /**
+   * A replica refused the set as an attempt a newer attempt of its write
+   * claimed (write-fences.ts). That attempt is still settling, or settled on
+   * the stamp this backend holds (then its release comes, or a later forward
+   * is taken), or on a larger one: once that one is here, it outranks this
+   * set's entry of the same write on its key, which can then never show.
+   */
+  async #outstamped(entry: WithheldEntry): Promise<boolean> {
+    const applied = await this.appliedStamp(entry.stamp.writer, entry.stamp.seq);
+    return applied !== null && compareStamps(applied, entry.stamp) > 0;
   }
 
   /**

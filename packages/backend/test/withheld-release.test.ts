@@ -9,6 +9,7 @@ import {
   DEFAULT_LIMITS,
   type Operation,
   type OperationResult__Output,
+  type Stamp,
   SupersededAttemptError,
   TimeoutError,
 } from "@binring/core";
@@ -17,7 +18,7 @@ import { describe, expect, it } from "vitest";
 import { BackendNode } from "../src/backend-node.js";
 import type { BinPlacement } from "../src/backend-placement.js";
 import { MemoryEngine } from "../src/memory-engine.js";
-import { RELEASE_AWAITED_AFTER_MS } from "../src/withheld-entries.js";
+import { FORWARD_WINDOW_MS, RELEASE_AWAITED_AFTER_MS } from "../src/withheld-entries.js";
 import { RELEASE_RETRY_MS, WithheldRelease } from "../src/withheld-release.js";
 
 const [HERE, MIDDLE, LAST, NEWCOMER] = ["10.0.0.1:7000", "10.0.0.2:7000", "10.0.0.3:7000", "10.0.0.9:7000"];
@@ -36,6 +37,8 @@ function setup({ placement }: { placement?: BinPlacement } = { placement: "no ke
     [MIDDLE!, LAST!, NEWCOMER!].map((address) => [address, () => took]),
   );
   const sent: { to: string; op: string; epoch?: string }[] = [];
+  /** The largest stamp of the write the store holds (store-engine.ts `claim`). */
+  const applied: { stamp: Stamp | null } = { stamp: null };
   const peers = {
     execute: async (to: string, operation: Operation) => {
       sent.push({ to, op: Object.keys(operation)[0]!, epoch: operation.set?.target?.epoch?.toString() });
@@ -47,15 +50,20 @@ function setup({ placement }: { placement?: BinPlacement } = { placement: "no ke
   const release = new WithheldRelease(
     node,
     async () => placement,
+    async () => applied.stamp,
     { peers, time: { now: () => clock.now, sleep: async () => undefined }, notify },
     pino({ level: "silent" }),
     () => clock.now,
   );
-  return { node, clock, answers, sent, release };
+  return { node, clock, answers, sent, release, applied };
 }
 
 function refuse(): never {
   throw new ConnectionRefusedError(`backend ${LAST} unavailable: connect ECONNREFUSED`);
+}
+
+function superseded(): never {
+  throw new SupersededAttemptError("an attempt of write 0123456789abcdef:1 under another claim took over");
 }
 
 function silent(): never {
@@ -143,18 +151,49 @@ describe("a withheld set nobody releases, in a cluster with keepers", () => {
     expect(node.withheld.size).toBe(1);
   });
 
-  it("stays withheld for good, and is not sent again, once a newer attempt of its write claimed it", async () => {
+  it("is sent again after a rest when a newer attempt of its write refused it, and shown once taken", async () => {
     const { node, clock, answers, sent, release } = setup({
       placement: { epoch: 9n, replicas: [HERE!, MIDDLE!, LAST!], self: HERE! },
     });
-    answers.set(MIDDLE!, () => {
-      throw new SupersededAttemptError("an attempt under another claim took over");
-    });
+    answers.set(MIDDLE!, superseded);
     await withheldAndAwaited(node, clock);
     await release.sweep();
-    clock.now += 60 * RELEASE_RETRY_MS;
-    await release.sweep();
-    expect(sent.filter(({ op }) => op === "set")).toHaveLength(2);
     expect(node.withheld.size).toBe(1);
+    // The newer attempt settled on this stamp: its fence now takes the set.
+    answers.set(MIDDLE!, () => took);
+    clock.now += RELEASE_RETRY_MS;
+    await release.sweep();
+    expect(sent.filter(({ to, op }) => to === MIDDLE && op === "set")).toHaveLength(2);
+    expect(node.withheld.size).toBe(0);
+  });
+
+  it("is shown once a later stamp of the same write, from a newer attempt, outranks it here", async () => {
+    const { node, clock, answers, release, applied } = setup({
+      placement: { epoch: 9n, replicas: [HERE!, MIDDLE!, LAST!], self: HERE! },
+    });
+    answers.set(MIDDLE!, superseded);
+    await withheldAndAwaited(node, clock);
+    applied.stamp = { ...stamp, clock: 8n };
+    await release.sweep();
+    expect(node.withheld.size).toBe(0);
+  });
+
+  it("gives up past its forward window: the backend serves no reads until a keeper refills it", async () => {
+    const { node, clock, answers, sent, release } = setup({
+      placement: { epoch: 9n, replicas: [HERE!, MIDDLE!, LAST!], self: HERE! },
+    });
+    await node.heartbeat({ epoch: 0n, clockFloor: 0n, ready: true, leaseMs: 0, filled: true });
+    answers.set(LAST!, silent);
+    await withheldAndAwaited(node, clock);
+    await release.sweep();
+    expect(node.ready).toBe(true);
+    clock.now = FORWARD_WINDOW_MS;
+    const forwards = sent.length;
+    await release.sweep();
+    expect(sent).toHaveLength(forwards);
+    expect(node.ready).toBe(false);
+    expect(node.withheld.size).toBe(1);
+    await node.empty(node.incarnation);
+    expect(node.withheld.size).toBe(0);
   });
 });
