@@ -111,7 +111,7 @@ export async function ceilingBench(settings: BenchSettings): Promise<BenchResult
 
 Sets, 1000 keys, 32-byte values. **Relay**: ${NODES} bare Node processes, each with its own redis-server,
 doing binring's write pattern and nothing else: a write goes to the node its key hashes to, which
-forwards it to the second node after it, then to the first, then applies it itself, and answers
+forwards it to the two nodes after it and applies it itself, all at once, and answers once all three have it
 (plain TCP, one line per message, each connection's lines of one event-loop turn in one write:
 \`test/src/bench/relay-node.ts\`). Its two rows differ only in the Redis call per replica: a SET, or
 binring's \`apply-entries.lua\` with one entry. binring: ${NODES} backends and the keepers \`binring dev\`
