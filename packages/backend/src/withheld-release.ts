@@ -95,6 +95,10 @@ export class WithheldRelease {
         { bin, key, ...forward },
         "a withheld set stays withheld: a replica lacks it, or took another attempt",
       );
+    } catch (error) {
+      // The view, this backend's member address or its store could not be read: try again later.
+      entry.retryAt = this.now() + RELEASE_RETRY_MS;
+      this.logger.debug({ bin, key, err: error }, "a withheld set's forward failed; trying again later");
     } finally {
       entry.forwarding = false;
     }

@@ -29,8 +29,8 @@ const took: OperationResult__Output = {
   write: { stamp: null, removed: "0", ready: true, superseded: false, clock: "2", restamps: 0 },
 };
 
-/** `placement`: what the view says of the bin (absent: no view yet); a cluster without keepers by default. */
-function setup({ placement }: { placement?: BinPlacement } = { placement: "no keepers" }) {
+/** `placement`: what the view says of the bin (absent: no view yet; an error: it cannot be read); a cluster without keepers by default. */
+function setup({ placement }: { placement?: BinPlacement | Error } = { placement: "no keepers" }) {
   const clock = { now: 0 };
   const node = new BackendNode({ engine: new MemoryEngine(), limits: DEFAULT_LIMITS, now: () => clock.now });
   const answers = new Map<string, () => OperationResult__Output>(
@@ -49,7 +49,10 @@ function setup({ placement }: { placement?: BinPlacement } = { placement: "no ke
   const notify = (to: string, operation: Operation) => sent.push({ to, op: Object.keys(operation)[0]! });
   const release = new WithheldRelease(
     node,
-    async () => placement,
+    async () => {
+      if (placement instanceof Error) throw placement;
+      return placement;
+    },
     async () => applied.stamp,
     { peers, time: { now: () => clock.now, sleep: async () => undefined }, notify },
     pino({ level: "silent" }),
@@ -176,6 +179,16 @@ describe("a withheld set nobody releases, in a cluster with keepers", () => {
     applied.stamp = { ...stamp, clock: 8n };
     await release.sweep();
     expect(node.withheld.size).toBe(0);
+  });
+
+  it("is tried again later when the view cannot be read, and nothing is thrown", async () => {
+    const { node, clock, sent, release } = setup({ placement: new Error("no keeper answered") });
+    await withheldAndAwaited(node, clock);
+    await release.sweep();
+    expect(sent).toEqual([]);
+    expect(node.withheld.due()).toEqual([]);
+    clock.now += RELEASE_RETRY_MS;
+    expect(node.withheld.due()).toHaveLength(1);
   });
 
   it("gives up past its forward window: the backend serves no reads until a keeper refills it", async () => {

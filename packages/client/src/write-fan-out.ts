@@ -18,6 +18,7 @@
 import {
   ConnectionRefusedError,
   type Operation,
+  type OperationResult__Output,
   type Stamp,
   StoreUnavailableError,
   SupersededAttemptError,
@@ -34,9 +35,9 @@ import type { CoordinatedWrite } from "./write-request.js";
 /**
  * Applies the set on every listed replica at once and answers once all took
  * it. A failure is reported once every replica answered, naming the last
- * failed one in placement order (the replica the old one-by-one order would
- * have reached first): the entry stays withheld wherever it landed, and the
- * writer's next attempt, with the same stamp, completes and releases it.
+ * failed one in placement order, as a list entry's would: the entry stays
+ * withheld wherever it landed, and the writer's next attempt, with the same
+ * stamp, completes and releases it.
  */
 export async function applyAtOnce(
   host: CoordinatorHost,
@@ -46,18 +47,7 @@ export async function applyAtOnce(
   claim: string | undefined,
 ): Promise<WriteReply__Output> {
   const { replicas } = write;
-  const outcomes = await Promise.allSettled(
-    replicas.map((_, i) =>
-      applyCatchingUp(
-        host.time,
-        write,
-        call,
-        i,
-        entryOperation(write, stamp, claim, replicas.slice(i + 1)),
-        stamp,
-      ),
-    ),
-  );
+  const outcomes = await applyToEach(host.time, write, call, replicas, stamp, claim);
   const applied = new Map<string, WriteReply__Output>();
   outcomes.forEach((outcome, i) => {
     if (outcome.status === "fulfilled") applied.set(replicas[i]!, outcome.value.write!);
@@ -69,11 +59,43 @@ export async function applyAtOnce(
   }
   const release = releaseOperation(write, stamp);
   await host.local(release);
-  // The last replica withholds nothing; every other one waits to be told.
-  for (const [i, address] of replicas.entries()) {
-    if (i !== write.coordinator && i < replicas.length - 1) host.notify(address, release);
-  }
+  releaseWithheld(host, replicas, release, (i) => i !== write.coordinator);
   return { ...reportedReply(replicas, applied)!, restamps: 0 };
+}
+
+/** The set on every one of `replicas` at once, each told the replicas after it; every outcome, in their order. */
+function applyToEach(
+  time: WallTime,
+  write: Pick<CoordinatedWrite, "kind" | "bin" | "epoch" | "key" | "value" | "deadline">,
+  call: Call,
+  replicas: readonly string[],
+  stamp: Stamp,
+  claim: string | undefined,
+): Promise<PromiseSettledResult<OperationResult__Output>[]> {
+  return Promise.allSettled(
+    replicas.map((_, i) =>
+      applyCatchingUp(
+        time,
+        write,
+        call,
+        i,
+        entryOperation(write, stamp, claim, replicas.slice(i + 1)),
+        stamp,
+      ),
+    ),
+  );
+}
+
+/** Tells each of `replicas` that `tell` names the set is released; the last withholds nothing, so it is never told. */
+function releaseWithheld(
+  host: Pick<CoordinatorHost, "notify">,
+  replicas: readonly string[],
+  release: Operation,
+  tell: (i: number) => boolean,
+): void {
+  for (const [i, address] of replicas.entries()) {
+    if (i < replicas.length - 1 && tell(i)) host.notify(address, release);
+  }
 }
 
 function releaseOperation(entry: Pick<CoordinatedWrite, "bin" | "epoch" | "key">, stamp: Stamp): Operation {
@@ -125,18 +147,7 @@ export async function forwardWithheld(
 ): Promise<WithheldForward> {
   const write = { ...set, kind: "set" as const, deadline: host.time.now() + timeoutMs };
   const call: Call = (i, operation) => host.peers.execute(later[i]!, operation, timeoutMs);
-  const outcomes = await Promise.allSettled(
-    later.map((_, i) =>
-      applyCatchingUp(
-        host.time,
-        write,
-        call,
-        i,
-        entryOperation(write, set.stamp, set.claim, later.slice(i + 1)),
-        set.stamp,
-      ),
-    ),
-  );
+  const outcomes = await applyToEach(host.time, write, call, later, set.stamp, set.claim);
   const lacking: string[] = [];
   const gone: string[] = [];
   let superseded = false;
@@ -151,12 +162,8 @@ export async function forwardWithheld(
       ).push(address);
     }),
   );
-  if (lacking.length === 0) {
-    const release = releaseOperation(write, set.stamp);
-    for (const [i, address] of later.entries()) {
-      if (i < later.length - 1 && !gone.includes(address)) host.notify(address, release);
-    }
-  }
+  if (lacking.length === 0)
+    releaseWithheld(host, later, releaseOperation(write, set.stamp), (i) => !gone.includes(later[i]!));
   return { lacking, gone, superseded };
 }
 
