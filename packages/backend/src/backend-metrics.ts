@@ -8,10 +8,11 @@
 // a Batch or a Pipe stream (as the SDK sends them): the same method label
 // either way, so the call rate does not depend on how clients batch.
 import { status } from "@grpc/grpc-js";
-import { Gauge, Registry } from "prom-client";
+import { Counter, Gauge, Registry } from "prom-client";
 import type { BackendNode } from "./backend-node.js";
 import { type CounterSeries, type HistogramSeries, HotCounter, HotHistogram } from "./hot-metrics.js";
 import type { ReadinessState } from "./readiness.js";
+import { FORWARD_OUTCOMES, type ForwardOutcome } from "./withheld-release.js";
 
 const READINESS_STATES: readonly ReadinessState[] = ["not-ready", "ready", "needs-fill"];
 
@@ -84,6 +85,7 @@ export class BackendMetrics {
   readonly #applyEntries: HistogramSeries;
   readonly #batchOperations: HistogramSeries;
   readonly #redisDuration: HistogramSeries;
+  readonly #withheldForwards: Counter<"outcome">;
   readonly #methods = new Map<string, MethodSeries>();
 
   constructor() {
@@ -117,6 +119,13 @@ export class BackendMetrics {
       buckets: CALL_SECONDS_BUCKETS,
       registers,
     }).series();
+    this.#withheldForwards = new Counter({
+      name: "binring_backend_withheld_forwards_total",
+      help: "This backend's own forwards of a set it withholds that no coordinator released, by how each ended",
+      labelNames: ["outcome"],
+      registers,
+    });
+    for (const outcome of FORWARD_OUTCOMES) this.#withheldForwards.inc({ outcome }, 0);
     // Heartbeats come on a stream and are counted one by one (heartbeat-stream.ts).
     for (const method of [...UNARY_METHODS, "Heartbeat"]) this.#series(method);
   }
@@ -161,6 +170,14 @@ export class BackendMetrics {
       },
     });
     new Gauge({
+      name: "binring_backend_withheld_sets",
+      help: "Sets taken and withheld from readers until the replicas after this one hold them",
+      registers,
+      collect() {
+        this.set(node.withheld.size);
+      },
+    });
+    new Gauge({
       name: "binring_backend_clock",
       help: "The Lamport clock (above 2^53 it is rounded)",
       registers,
@@ -192,6 +209,10 @@ export class BackendMetrics {
 
   redisCall(seconds: number): void {
     this.#redisDuration.observe(seconds);
+  }
+
+  withheldForward(outcome: ForwardOutcome): void {
+    this.#withheldForwards.inc({ outcome });
   }
 
   /** Wraps the unary handlers of UNARY_METHODS so each answer is counted and timed. */

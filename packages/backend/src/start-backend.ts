@@ -131,8 +131,14 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
   sweeper.start();
   const placement = new BackendPlacement(node, options.tls, logger);
   const forwarder = { peers: links, time: systemTime, notify: links.notify.bind(links) };
-  const applied = (writer: string, seq: number) => engine.claim(writer, seq);
-  const release = new WithheldRelease(node, (bin) => placement.of(bin), applied, forwarder, logger);
+  const release = new WithheldRelease({
+    node,
+    placement: (bin) => placement.of(bin),
+    appliedStamp: (writer, seq) => engine.claim(writer, seq),
+    forwarder,
+    logger,
+    ended: metrics && ((outcome) => metrics.withheldForward(outcome)),
+  });
   release.start();
   logger.info(
     {

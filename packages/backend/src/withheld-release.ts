@@ -27,20 +27,56 @@ export const RELEASE_RETRY_MS = 1000;
 /** Where the bin of a withheld set is placed now (backend-placement.ts). */
 export type PlacementSource = (bin: string) => Promise<BinPlacement>;
 
+/**
+ * How one of this backend's own forwards of a withheld set ended: shown once
+ * its replicas held it, or once a later stamp of its write outranked it here;
+ * still withheld (a replica lacked it, or a newer attempt's fence refused it);
+ * given up past the forward window; or failed before it was sent (no view).
+ */
+export const FORWARD_OUTCOMES = [
+  "released",
+  "outranked",
+  "lacking",
+  "superseded",
+  "gave_up",
+  "failed",
+] as const;
+export type ForwardOutcome = (typeof FORWARD_OUTCOMES)[number];
+
 /** The largest stamp this backend applied for the write (writer, seq) lately (store-engine.ts `claim`), or null. */
 export type AppliedStamp = (writer: string, seq: number) => Promise<Stamp | null>;
 
+export interface WithheldReleaseOptions {
+  node: BackendNode;
+  placement: PlacementSource;
+  appliedStamp: AppliedStamp;
+  forwarder: WithheldForwarder;
+  logger: Logger;
+  /** Milliseconds since an arbitrary origin; monotonic. Injected by tests. @default performance.now */
+  now?: () => number;
+  /** Told how each forward ended (metrics). */
+  ended?: (outcome: ForwardOutcome) => void;
+}
+
 export class WithheldRelease {
   #timer: NodeJS.Timeout | undefined;
+  readonly #node: BackendNode;
+  readonly #placement: PlacementSource;
+  readonly #appliedStamp: AppliedStamp;
+  readonly #forwarder: WithheldForwarder;
+  readonly #logger: Logger;
+  readonly #now: () => number;
+  readonly #ended: (outcome: ForwardOutcome) => void;
 
-  constructor(
-    private readonly node: BackendNode,
-    private readonly placement: PlacementSource,
-    private readonly appliedStamp: AppliedStamp,
-    private readonly forwarder: WithheldForwarder,
-    private readonly logger: Logger,
-    private readonly now: () => number = () => performance.now(),
-  ) {}
+  constructor(options: WithheldReleaseOptions) {
+    this.#node = options.node;
+    this.#placement = options.placement;
+    this.#appliedStamp = options.appliedStamp;
+    this.#forwarder = options.forwarder;
+    this.#logger = options.logger;
+    this.#now = options.now ?? (() => performance.now());
+    this.#ended = options.ended ?? (() => undefined);
+  }
 
   start(): void {
     this.#timer ??= setInterval(() => void this.sweep(), RELEASE_SWEEP_MS);
@@ -54,54 +90,60 @@ export class WithheldRelease {
 
   /** Forwards every withheld set that is due (withheld-entries.ts `due`); resolves once each forward ended. */
   sweep(): Promise<void> {
-    return Promise.all(this.node.withheld.due().map((entry) => this.#forward(entry))).then(() => undefined);
+    return Promise.all(this.#node.withheld.due().map((entry) => this.#forward(entry))).then(() => undefined);
   }
 
   async #forward(entry: WithheldEntry): Promise<void> {
     entry.forwarding = true;
-    const { bin, key, value, stamp, claim } = entry;
     try {
-      if (this.now() - entry.since >= FORWARD_WINDOW_MS) {
-        this.node.withheld.giveUp(entry);
-        this.logger.warn(
-          { bin, key },
-          "a set stayed withheld past its forward window: not ready until refilled",
-        );
-        return;
-      }
-      const route = await this.#route(entry);
-      if (!route) {
-        entry.retryAt = this.now() + RELEASE_RETRY_MS;
-        return;
-      }
-      const set = { bin, key, value, stamp, claim, epoch: route.epoch };
-      const forward = await forwardWithheld(this.forwarder, set, route.to, RELEASE_FORWARD_TIMEOUT_MS);
-      if (forward.lacking.length === 0 && !forward.superseded) {
-        this.node.withheld.release(bin, key, stamp);
-        this.logger.info(
-          { bin, key, to: route.to, gone: forward.gone },
-          "released a withheld set its replicas now hold",
-        );
-        return;
-      }
-      if (forward.superseded && (await this.#outstamped(entry))) {
-        this.node.withheld.release(bin, key, stamp);
-        this.logger.info({ bin, key }, "released a withheld set a later stamp of its write outranks here");
-        return;
-      }
-      if (route.keeperless) entry.later = entry.later.filter((address) => !forward.gone.includes(address));
-      entry.retryAt = this.now() + RELEASE_RETRY_MS;
-      this.logger.debug(
-        { bin, key, ...forward },
-        "a withheld set stays withheld: a replica lacks it, or took another attempt",
-      );
+      this.#ended(await this.#forwardOnce(entry));
     } catch (error) {
       // The view, this backend's member address or its store could not be read: try again later.
-      entry.retryAt = this.now() + RELEASE_RETRY_MS;
-      this.logger.debug({ bin, key, err: error }, "a withheld set's forward failed; trying again later");
+      entry.retryAt = this.#now() + RELEASE_RETRY_MS;
+      this.#logger.debug({ bin: entry.bin, key: entry.key, err: error }, "a withheld set's forward failed");
+      this.#ended("failed");
     } finally {
       entry.forwarding = false;
     }
+  }
+
+  async #forwardOnce(entry: WithheldEntry): Promise<ForwardOutcome> {
+    const { bin, key, value, stamp, claim } = entry;
+    if (this.#now() - entry.since >= FORWARD_WINDOW_MS) {
+      this.#node.withheld.giveUp(entry);
+      this.#logger.warn(
+        { bin, key },
+        "a set stayed withheld past its forward window: not ready until refilled",
+      );
+      return "gave_up";
+    }
+    const route = await this.#route(entry);
+    if (!route) {
+      entry.retryAt = this.#now() + RELEASE_RETRY_MS;
+      return "failed";
+    }
+    const set = { bin, key, value, stamp, claim, epoch: route.epoch };
+    const forward = await forwardWithheld(this.#forwarder, set, route.to, RELEASE_FORWARD_TIMEOUT_MS);
+    if (forward.lacking.length === 0 && !forward.superseded) {
+      this.#node.withheld.release(bin, key, stamp);
+      this.#logger.info(
+        { bin, key, to: route.to, gone: forward.gone },
+        "released a withheld set its replicas now hold",
+      );
+      return "released";
+    }
+    if (forward.superseded && (await this.#outstamped(entry))) {
+      this.#node.withheld.release(bin, key, stamp);
+      this.#logger.info({ bin, key }, "released a withheld set a later stamp of its write outranks here");
+      return "outranked";
+    }
+    if (route.keeperless) entry.later = entry.later.filter((address) => !forward.gone.includes(address));
+    entry.retryAt = this.#now() + RELEASE_RETRY_MS;
+    this.#logger.debug(
+      { bin, key, ...forward },
+      "a withheld set stays withheld: a replica lacks it, or took another attempt",
+    );
+    return forward.superseded ? "superseded" : "lacking";
   }
 
   /**
@@ -112,7 +154,7 @@ export class WithheldRelease {
    * set's entry of the same write on its key, which can then never show.
    */
   async #outstamped(entry: WithheldEntry): Promise<boolean> {
-    const applied = await this.appliedStamp(entry.stamp.writer, entry.stamp.seq);
+    const applied = await this.#appliedStamp(entry.stamp.writer, entry.stamp.seq);
     return applied !== null && compareStamps(applied, entry.stamp) > 0;
   }
 
@@ -126,7 +168,7 @@ export class WithheldRelease {
   async #route(
     entry: WithheldEntry,
   ): Promise<{ to: readonly string[]; epoch: bigint; keeperless: boolean } | undefined> {
-    const placed = await this.placement(entry.bin);
+    const placed = await this.#placement(entry.bin);
     if (placed === "no keepers") return { to: entry.later, epoch: entry.epoch, keeperless: true };
     if (!placed) return undefined;
     const at = placed.replicas.indexOf(placed.self);

@@ -93,7 +93,7 @@ describe("BackendMetrics", () => {
     expect(value(scraped, "binring_backend_apply_entries_sum")).toBe(20);
   });
 
-  it("reads readiness, lease, incarnation, epoch and clock from the node when scraped", async () => {
+  it("reads readiness, lease, incarnation, epoch, clock and withheld sets from the node when scraped", async () => {
     const clock = { now: 0 };
     const node = new BackendNode({
       engine: new MemoryEngine(),
@@ -119,6 +119,16 @@ describe("BackendMetrics", () => {
     expect(value(scraped, "binring_backend_clock")).toBe(Number(node.clock.peek()));
     const incarnations = scraped.find((metric) => metric.name === "binring_backend_incarnation_info")!.values;
     expect(incarnations).toHaveLength(1);
+    expect(value(scraped, "binring_backend_withheld_sets")).toBe(0);
+
+    const stamp = { clock: 9000n, writer: "0123456789abcdef", seq: 1 };
+    const target = { bin: "b", epoch: 7n, requireReady: false };
+    await node.write(target, { kind: "set", key: "k", value: "v", stamp, later: ["10.0.0.2:7000"] });
+    metrics.withheldForward("lacking");
+    scraped = await metrics.registry.getMetricsAsJSON();
+    expect(value(scraped, "binring_backend_withheld_sets")).toBe(1);
+    expect(value(scraped, "binring_backend_withheld_forwards_total", { outcome: "lacking" })).toBe(1);
+    expect(value(scraped, "binring_backend_withheld_forwards_total", { outcome: "released" })).toBe(0);
   });
 });
 

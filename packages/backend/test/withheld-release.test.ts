@@ -19,7 +19,7 @@ import { BackendNode } from "../src/backend-node.js";
 import type { BinPlacement } from "../src/backend-placement.js";
 import { MemoryEngine } from "../src/memory-engine.js";
 import { FORWARD_WINDOW_MS, RELEASE_AWAITED_AFTER_MS } from "../src/withheld-entries.js";
-import { RELEASE_RETRY_MS, WithheldRelease } from "../src/withheld-release.js";
+import { type ForwardOutcome, RELEASE_RETRY_MS, WithheldRelease } from "../src/withheld-release.js";
 
 const [HERE, MIDDLE, LAST, NEWCOMER] = ["10.0.0.1:7000", "10.0.0.2:7000", "10.0.0.3:7000", "10.0.0.9:7000"];
 const target = { bin: "b", epoch: 0n, requireReady: false };
@@ -47,18 +47,20 @@ function setup({ placement }: { placement?: BinPlacement | Error } = { placement
     refusesConnections: async (to: string) => to === LAST && answers.get(LAST!) === refuse,
   };
   const notify = (to: string, operation: Operation) => sent.push({ to, op: Object.keys(operation)[0]! });
-  const release = new WithheldRelease(
+  const outcomes: ForwardOutcome[] = [];
+  const release = new WithheldRelease({
     node,
-    async () => {
+    placement: async () => {
       if (placement instanceof Error) throw placement;
       return placement;
     },
-    async () => applied.stamp,
-    { peers, time: { now: () => clock.now, sleep: async () => undefined }, notify },
-    pino({ level: "silent" }),
-    () => clock.now,
-  );
-  return { node, clock, answers, sent, release, applied };
+    appliedStamp: async () => applied.stamp,
+    forwarder: { peers, time: { now: () => clock.now, sleep: async () => undefined }, notify },
+    logger: pino({ level: "silent" }),
+    now: () => clock.now,
+    ended: (outcome) => outcomes.push(outcome),
+  });
+  return { node, clock, answers, sent, release, applied, outcomes };
 }
 
 function refuse(): never {
@@ -86,7 +88,7 @@ async function withheldAndAwaited(node: BackendNode, clock: { now: number }) {
 
 describe("a withheld set nobody releases", () => {
   it("is forwarded to the replicas after this one, then shown, and the middle one is released", async () => {
-    const { node, clock, sent, release } = setup();
+    const { node, clock, sent, release, outcomes } = setup();
     const { read } = await withheldAndAwaited(node, clock);
     await release.sweep();
     expect((await read)?.value).toBe("v");
@@ -95,10 +97,11 @@ describe("a withheld set nobody releases", () => {
       { to: LAST, op: "set", epoch: "3" },
       { to: MIDDLE, op: "release" },
     ]);
+    expect(outcomes).toEqual(["released"]);
   });
 
   it("stays withheld while a later replica does not answer, forwarded again only after a rest", async () => {
-    const { node, clock, answers, sent, release } = setup();
+    const { node, clock, answers, sent, release, outcomes } = setup();
     answers.set(LAST!, silent);
     await withheldAndAwaited(node, clock);
     await release.sweep();
@@ -109,6 +112,7 @@ describe("a withheld set nobody releases", () => {
     answers.set(LAST!, () => took);
     await release.sweep();
     expect(node.withheld.size).toBe(0);
+    expect(outcomes).toEqual(["lacking", "released"]);
   });
 
   it("is shown once a later replica that refuses connections is found gone, and no longer waits for it", async () => {
@@ -155,7 +159,7 @@ describe("a withheld set nobody releases, in a cluster with keepers", () => {
   });
 
   it("is sent again after a rest when a newer attempt of its write refused it, and shown once taken", async () => {
-    const { node, clock, answers, sent, release } = setup({
+    const { node, clock, answers, sent, release, outcomes } = setup({
       placement: { epoch: 9n, replicas: [HERE!, MIDDLE!, LAST!], self: HERE! },
     });
     answers.set(MIDDLE!, superseded);
@@ -168,10 +172,11 @@ describe("a withheld set nobody releases, in a cluster with keepers", () => {
     await release.sweep();
     expect(sent.filter(({ to, op }) => to === MIDDLE && op === "set")).toHaveLength(2);
     expect(node.withheld.size).toBe(0);
+    expect(outcomes).toEqual(["superseded", "released"]);
   });
 
   it("is shown once a later stamp of the same write, from a newer attempt, outranks it here", async () => {
-    const { node, clock, answers, release, applied } = setup({
+    const { node, clock, answers, release, outcomes, applied } = setup({
       placement: { epoch: 9n, replicas: [HERE!, MIDDLE!, LAST!], self: HERE! },
     });
     answers.set(MIDDLE!, superseded);
@@ -179,20 +184,22 @@ describe("a withheld set nobody releases, in a cluster with keepers", () => {
     applied.stamp = { ...stamp, clock: 8n };
     await release.sweep();
     expect(node.withheld.size).toBe(0);
+    expect(outcomes).toEqual(["outranked"]);
   });
 
   it("is tried again later when the view cannot be read, and nothing is thrown", async () => {
-    const { node, clock, sent, release } = setup({ placement: new Error("no keeper answered") });
+    const { node, clock, sent, release, outcomes } = setup({ placement: new Error("no keeper answered") });
     await withheldAndAwaited(node, clock);
     await release.sweep();
     expect(sent).toEqual([]);
     expect(node.withheld.due()).toEqual([]);
     clock.now += RELEASE_RETRY_MS;
     expect(node.withheld.due()).toHaveLength(1);
+    expect(outcomes).toEqual(["failed"]);
   });
 
   it("gives up past its forward window: the backend serves no reads until a keeper refills it", async () => {
-    const { node, clock, answers, sent, release } = setup({
+    const { node, clock, answers, sent, release, outcomes } = setup({
       placement: { epoch: 9n, replicas: [HERE!, MIDDLE!, LAST!], self: HERE! },
     });
     await node.heartbeat({ epoch: 0n, clockFloor: 0n, ready: true, leaseMs: 0, filled: true });
@@ -208,5 +215,6 @@ describe("a withheld set nobody releases, in a cluster with keepers", () => {
     expect(node.withheld.size).toBe(1);
     await node.empty(node.incarnation);
     expect(node.withheld.size).toBe(0);
+    expect(outcomes).toEqual(["lacking", "gave_up"]);
   });
 });
