@@ -1,18 +1,10 @@
-// One connection to one backend. Operations issued in the same event-loop turn
-// are coalesced into one batch (as ioredis auto-pipelines commands), and
-// batches travel on one long-lived Pipe stream, answered by id: one unary call
-// per operation caps a backend near 4k ops/s, while stream messages and
-// batches cost a fraction of that per operation (shared/PERFORMANCE.md).
-//
-// While a batch is unanswered, the next one is held until the answer comes
-// (Nagle's rule), up to `maxHoldMs`: without that, a write's continuations
-// trickled out a few operations per message (3.7 on average at 64 concurrent
-// sets on 6 backends); with it, batches doubled and set throughput rose
-// 15-30%. One operation alone is never held: nothing is in flight then.
+// One connection to one backend: its data operations, batched per turn onto
+// one long-lived Pipe stream or link (pipe-batches.ts), and the calls only
+// keepers make (Apply, Scan, Drop, Empty, Heartbeats) on the same HTTP/2
+// connection.
 import {
   applyRequestOfFrames,
   type BatchReply__Output,
-  type BatchRequest,
   type BinringError,
   bigintToWire,
   ConnectionRefusedError,
@@ -21,13 +13,11 @@ import {
   type EntryFrame,
   entryFromWire,
   entryToWire,
-  fromOperationError,
   fromServiceError,
   type HeartbeatReply__Output,
   type HeartbeatRequest,
   loadProtocol,
   MAX_OPERATIONS_PER_MESSAGE,
-  MESSAGE_BUDGET_BYTES,
   type Operation,
   type OperationResult__Output,
   type RingRange,
@@ -35,7 +25,6 @@ import {
   splitEntryFrames,
   TimeoutError,
   type TlsFiles,
-  TurnBatch,
   UnavailableError,
   type StorageClient as WireStorageClient,
   wireToBigint,
@@ -45,10 +34,7 @@ import { BACKEND_CHANNEL_OPTIONS } from "./backend-channel-options.js";
 import { HeartbeatStream } from "./heartbeat-stream.js";
 import { untilSilent } from "./idle-stream.js";
 import { LinkPipe } from "./link-pipe.js";
-import { operationBytes } from "./operation-bytes.js";
-
-/** Longest a notice (`notify`) waits for a batch to ride with before it is sent alone. */
-export const NOTICE_DELAY_MS = 10;
+import { type Pipe, PipeBatches, type PipeEvents } from "./pipe-batches.js";
 
 export interface BackendChannelOptions {
   /** Deadline of one call (or of one batch on the stream). @default 10000 */
@@ -67,54 +53,17 @@ export interface BackendChannelOptions {
   link?: boolean;
 }
 
-interface PendingOperation {
-  operation: Operation;
-  /** How long its caller waits; the channel's call timeout when undefined. */
-  timeoutMs: number | undefined;
-  /** An upper bound on the operation's encoded size. */
-  bytes: number;
-  resolve(result: OperationResult__Output): void;
-  reject(error: BinringError): void;
-}
-
-/** A Pipe stream as this channel uses it: gRPC's, or a link's (link-pipe.ts). */
-interface Pipe {
-  write(request: BatchRequest): unknown;
-  cancel(): void;
-}
-
-/** A batch sent on a pipe and not answered yet. */
-interface InFlightBatch {
-  pipe: Pipe;
-  operations: PendingOperation[];
-  /** Results received so far: a reply may come in parts (BatchReply.partial). */
-  answered: number;
-  /** Fails the batch when the backend does not answer within the call timeout. */
-  timer: NodeJS.Timeout;
-}
-
 export class BackendChannel {
   readonly #client: WireStorageClient;
   /** Replication, repair and readiness calls (keepers only), on the same connection. */
   readonly #control: StorageControlClient;
   readonly #callTimeoutMs: number;
-  readonly #maxBatchSize: number;
   /** Mutual TLS for links; undefined: plaintext, or not a link channel. */
   readonly #tls: TlsFiles | undefined;
   readonly #link: boolean;
-  readonly #queue: TurnBatch<PendingOperation>;
-  /** Notices waiting to ride with the next batch (`notify`), and the timer that sends them alone. */
-  #notices: PendingOperation[] = [];
-  #noticeTimer: NodeJS.Timeout | undefined;
-  #closed = false;
-  /** The open stream; undefined until the first batch and after the stream failed. */
-  #pipe: Pipe | undefined;
-  readonly #inFlight = new Map<number, InFlightBatch>();
+  readonly #operations: PipeBatches;
   /** A keeper's heartbeats, on a stream of their own; undefined until the first. */
   #heartbeats: HeartbeatStream | undefined;
-  #lastBatchId = 0;
-  /** Batches and operations sent on pipes so far: their ratio is the mean batch size. */
-  readonly sent = { batches: 0, operations: 0 };
 
   constructor(
     readonly address: string,
@@ -132,161 +81,45 @@ export class BackendChannel {
     this.#callTimeoutMs = options.callTimeoutMs ?? 10_000;
     this.#tls = options.tls;
     this.#link = options.link ?? false;
-    this.#maxBatchSize = Math.min(options.maxBatchSize ?? 512, MAX_OPERATIONS_PER_MESSAGE);
-    this.#queue = new TurnBatch((queue) => this.#sendInBatches(queue), {
-      hold: () => this.#inFlight.size > 0,
+    this.#operations = new PipeBatches(address, (events) => this.#openPipe(events), {
+      callTimeoutMs: this.#callTimeoutMs,
+      maxBatchSize: Math.min(options.maxBatchSize ?? 512, MAX_OPERATIONS_PER_MESSAGE),
       maxHoldMs: options.maxHoldMs,
     });
+  }
+
+  /** Batches and operations sent on pipes so far: their ratio is the mean batch size. */
+  get sent(): { batches: number; operations: number } {
+    return this.#operations.sent;
   }
 
   #deadline(timeoutMs = this.#callTimeoutMs): Date {
     return new Date(Date.now() + timeoutMs);
   }
 
-  /**
-   * Runs one operation (batched with its neighbours); rejects with the
-   * operation's own error, or TimeoutError when its batch is not answered
-   * within the longest wait any of its operations asked for (`timeoutMs`, or
-   * the channel's call timeout).
-   */
+  /** Runs one operation, batched with its neighbours (pipe-batches.ts `execute`). */
   execute(operation: Operation, timeoutMs?: number): Promise<OperationResult__Output> {
-    if (this.#closed) return Promise.reject(new UnavailableError(`client for ${this.address} is closed`));
-    return new Promise((resolve, reject) => {
-      this.#queue.add({ operation, timeoutMs, bytes: operationBytes(operation), resolve, reject });
-    });
+    return this.#operations.execute(operation, timeoutMs);
   }
 
-  /**
-   * Sends the operation with the next batch to this backend, or alone within
-   * NOTICE_DELAY_MS when none goes sooner; nothing waits for its answer, and
-   * one the channel cannot deliver is dropped. For what the backend also
-   * learns another way, when it matters, and would cost a message of its own
-   * otherwise: a withheld set's release (write-fan-out.ts).
-   */
+  /** Sends the operation with the next batch, or soon; nothing waits for its answer (pipe-batches.ts `notify`). */
   notify(operation: Operation): void {
-    if (this.#closed) return;
-    const ignore = () => undefined;
-    this.#notices.push({
-      operation,
-      timeoutMs: undefined,
-      bytes: operationBytes(operation),
-      resolve: ignore,
-      reject: ignore,
-    });
-    this.#noticeTimer ??= setTimeout(() => {
-      this.#noticeTimer = undefined;
-      for (const notice of this.#takeNotices()) this.#queue.add(notice);
-    }, NOTICE_DELAY_MS);
+    this.#operations.notify(operation);
   }
 
-  #takeNotices(): PendingOperation[] {
-    clearTimeout(this.#noticeTimer);
-    this.#noticeTimer = undefined;
-    const notices = this.#notices;
-    this.#notices = [];
-    return notices;
-  }
-
-  /** Sends the turn's operations (and the notices waiting) in batches of at most maxBatchSize operations and about MESSAGE_BUDGET_BYTES. */
-  #sendInBatches(turn: PendingOperation[]): void {
-    const queue = this.#notices.length > 0 ? [...this.#takeNotices(), ...turn] : turn;
-    let start = 0;
-    let bytes = 0;
-    for (let i = 0; i < queue.length; i++) {
-      const full =
-        i - start === this.#maxBatchSize || (i > start && bytes + queue[i]!.bytes > MESSAGE_BUDGET_BYTES);
-      if (full) {
-        this.#send(queue.slice(start, i));
-        start = i;
-        bytes = 0;
-      }
-      bytes += queue[i]!.bytes;
-    }
-    if (queue.length > start) this.#send(start === 0 ? queue : queue.slice(start));
-  }
-
-  #send(operations: PendingOperation[]): void {
-    const pipe = this.#openPipe();
-    this.#lastBatchId = (this.#lastBatchId + 1) >>> 0;
-    const id = this.#lastBatchId;
-    let waitMs = 0;
-    for (const pending of operations) waitMs = Math.max(waitMs, pending.timeoutMs ?? this.#callTimeoutMs);
-    const timer = setTimeout(
-      () =>
-        this.#failBatch(id, new TimeoutError(`backend ${this.address} did not answer within ${waitMs} ms`)),
-      waitMs,
-    );
-    this.#inFlight.set(id, { pipe, operations, answered: 0, timer });
-    this.sent.batches++;
-    this.sent.operations += operations.length;
-    pipe.write({ id, operations: operations.map((p) => p.operation) });
-  }
-
-  #openPipe(): Pipe {
-    if (this.#pipe) return this.#pipe;
-    let pipe: Pipe;
+  #openPipe(events: PipeEvents): Pipe {
     if (this.#link) {
       const link = new LinkPipe(this.address, this.#tls);
-      link.on("error", (error: BinringError) => this.#pipeFailed(link, error));
-      link.on("data", (reply: BatchReply__Output) => this.#answer(reply));
-      link.on("end", () =>
-        this.#pipeFailed(link, new UnavailableError(`backend ${this.address} closed the link`)),
-      );
-      pipe = link;
-    } else {
-      const stream = this.#client.Pipe();
-      stream.on("error", (error: grpc.ServiceError) =>
-        this.#pipeFailed(stream, callFailure(error, this.address)),
-      );
-      stream.on("data", (reply: BatchReply__Output) => this.#answer(reply));
-      stream.on("end", () =>
-        this.#pipeFailed(stream, new UnavailableError(`backend ${this.address} ended the stream`)),
-      );
-      pipe = stream;
+      link.on("error", (error: BinringError) => events.failed(error));
+      link.on("data", (reply: BatchReply__Output) => events.data(reply));
+      link.on("end", () => events.failed(new UnavailableError(`backend ${this.address} closed the link`)));
+      return link;
     }
-    this.#pipe = pipe;
-    return pipe;
-  }
-
-  /** Removes an in-flight batch and returns its operations; undefined when already settled. */
-  #settle(id: number): PendingOperation[] | undefined {
-    const batch = this.#inFlight.get(id);
-    if (!batch) return undefined;
-    this.#inFlight.delete(id);
-    clearTimeout(batch.timer);
-    this.#queue.resume();
-    return batch.operations;
-  }
-
-  #failBatch(id: number, failure: BinringError): void {
-    for (const pending of this.#settle(id) ?? []) pending.reject(failure);
-  }
-
-  /** Settles the operations a reply (or a part of one) answers; the batch is done with its last part. */
-  #answer(reply: BatchReply__Output): void {
-    const batch = this.#inFlight.get(reply.id);
-    if (!batch) return;
-    const first = batch.answered;
-    batch.answered += reply.results.length;
-    if (!reply.partial) this.#settle(reply.id);
-    batch.operations.forEach((pending, i) => {
-      if (i < first) return;
-      const result = reply.results[i - first];
-      if (!result) {
-        if (!reply.partial)
-          pending.reject(new UnavailableError(`backend ${this.address} sent too few results`));
-      } else if (result.result === "error" && result.error) {
-        pending.reject(fromOperationError(result.error));
-      } else pending.resolve(result);
-    });
-  }
-
-  /** Fails every batch still waiting on a stream that broke; the next batch opens a new one. */
-  #pipeFailed(pipe: Pipe, failure: BinringError): void {
-    if (this.#pipe === pipe) this.#pipe = undefined;
-    for (const [id, batch] of this.#inFlight) {
-      if (batch.pipe === pipe) this.#failBatch(id, failure);
-    }
+    const stream = this.#client.Pipe();
+    stream.on("error", (error: grpc.ServiceError) => events.failed(callFailure(error, this.address)));
+    stream.on("data", (reply: BatchReply__Output) => events.data(reply));
+    stream.on("end", () => events.failed(new UnavailableError(`backend ${this.address} ended the stream`)));
+    return stream;
   }
 
   /** Idempotent apply of stamped entries; returns the backend's clock afterwards. */
@@ -405,16 +238,7 @@ export class BackendChannel {
   }
 
   close(): void {
-    this.#closed = true;
-    this.#takeNotices();
-    const closed = new UnavailableError(`client for ${this.address} closed`);
-    for (const pending of this.#queue.take()) pending.reject(closed);
-    const pipe = this.#pipe;
-    if (pipe) {
-      this.#pipeFailed(pipe, closed);
-      // An open stream would keep the channel, and so the process, alive.
-      pipe.cancel();
-    }
+    this.#operations.close(new UnavailableError(`client for ${this.address} closed`));
     this.#heartbeats?.close();
     this.#client.close();
   }
