@@ -37,7 +37,7 @@ import { Ownership } from "./ownership.js";
 import { PersistentClock } from "./persistent-clock.js";
 import { Readiness, type ReadinessState } from "./readiness.js";
 import type { StoreEngine, StoreStats } from "./store-engine.js";
-import { WithheldEntries } from "./withheld-entries.js";
+import { afterRelease, WithheldEntries } from "./withheld-entries.js";
 import { WriteFences } from "./write-fences.js";
 import { WriteStamps } from "./write-stamps.js";
 
@@ -95,6 +95,11 @@ export class BackendNode {
     return this.#epoch;
   }
 
+  /** A keeper's view at `epoch` (its heartbeat, or a view it served): calls from older views are refused from now on. */
+  adoptEpoch(epoch: bigint): void {
+    if (epoch > this.#epoch) this.#epoch = checkEpoch("epoch", epoch);
+  }
+
   /**
    * Who a keeper's grant of readiness is for. It changes whenever this backend
    * may have lost or missed acknowledged entries (a restart, a store reset, a
@@ -131,7 +136,7 @@ export class BackendNode {
   async get(target: CallTarget, key: string): Promise<{ value: string; stamp: Stamp } | null> {
     this.#admit(target, true);
     const stored = await this.#storing(() => this.#engine.getString(target.bin, checkKey(key, this.#limits)));
-    return this.#shown(stored, this.withheld.releasedKey(target.bin, key));
+    return afterRelease(stored, this.withheld.releasedKey(target.bin, key));
   }
 
   async write(target: CallTarget, request: WriteRequest): Promise<WriteResult> {
@@ -173,13 +178,7 @@ export class BackendNode {
     this.#admit(target, true);
     const checked = checkPattern(pattern, this.#limits);
     const keys = await this.#storing(() => this.#engine.keys(target.bin, checked));
-    return this.#shown(keys, this.withheld.releasedInBin(target.bin, checked));
-  }
-
-  /** A read's result, answered once every withheld entry it could show is released (withheld-entries.ts). */
-  async #shown<T>(result: T, released: Promise<void> | undefined): Promise<T> {
-    if (released) await released;
-    return result;
+    return afterRelease(keys, this.withheld.releasedInBin(target.bin, checked));
   }
 
   /** The coordinator says the set is on every replica its write listed: readers here may see it. */
@@ -291,7 +290,7 @@ export class BackendNode {
     const refused = () => requireReady && !(this.ready && this.incarnation === incarnation);
     if (refused()) throw new NotReadyError("this backend may be missing entries; scan every holder");
     yield* this.#engine.scan(ranges, batchSize);
-    await this.#shown(undefined, this.withheld.releasedInRanges(ranges));
+    await afterRelease(undefined, this.withheld.releasedInRanges(ranges));
     if (refused()) throw new NotReadyError("not ready throughout the scan; scan every holder");
   }
 
@@ -356,7 +355,7 @@ export class BackendNode {
     if (command.member !== undefined) await this.membership.calledAs(command.member, command.members ?? []);
     if (command.keeper) this.#sightings.heard(command.keeper);
     const authority = this.#ownership.heartbeat(command.keeper ?? "", command.ownerTerm ?? 0n);
-    if (command.epoch > this.#epoch) this.#epoch = command.epoch;
+    this.adoptEpoch(command.epoch);
     const forMe =
       authority !== "nothing" &&
       !this.#emptying &&

@@ -14,11 +14,11 @@ import type { BackendNode } from "./backend-node.js";
 const VIEW_REFRESH_MS = 60_000;
 
 export type BinPlacement =
-  /** The bin's replicas under the view at this backend's epoch, and this backend's member address. */
+  /** The bin's replicas under the view at this backend's epoch (adopted if newer), and this backend's member address. */
   | { epoch: bigint; replicas: string[]; self: string }
   /** No keeper is on record: a cluster without keepers. */
   | "no keepers"
-  /** No view at this backend's epoch yet, or no keeper has named this backend's member address. */
+  /** No view at or past this backend's epoch yet, or no keeper has named this backend's member address. */
   | undefined;
 
 export class BackendPlacement {
@@ -31,12 +31,20 @@ export class BackendPlacement {
     private readonly logger: Logger,
   ) {}
 
+  /**
+   * A view older than this backend's epoch is fetched again; a newer one —
+   * keepers mint epochs faster than their heartbeats carry them while they
+   * churn — is adopted first, as its heartbeat would be, so no caller on a
+   * view between the two reads this backend by a placement the forward did
+   * not follow.
+   */
   async of(bin: string): Promise<BinPlacement> {
     const view = this.#view ?? (await this.#open());
     if (!view) return "no keepers";
     await view.refresh(this.node.epoch);
     const self = await this.node.membership.self();
-    if (view.epoch !== this.node.epoch || !this.#ring || self === undefined) return undefined;
+    if (view.epoch < this.node.epoch || !this.#ring || self === undefined) return undefined;
+    this.node.adoptEpoch(view.epoch);
     const replicas = this.#ring.replicasAt(ringPoint(bin), (id) => !view.isDead(id), REPLICAS);
     return { epoch: view.epoch, replicas, self };
   }

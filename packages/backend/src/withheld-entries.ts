@@ -46,6 +46,8 @@ export class WithheldEntry {
   forwarding = false;
   /** Not forwarded again before this (node clock ms): its last forward failed. */
   retryAt = 0;
+  /** How its last forward ended (withheld-release.ts), for the log when it gives up. */
+  lastForward: string | undefined;
   #released = false;
   #waiters: (() => void)[] = [];
   #point: number | undefined;
@@ -192,6 +194,12 @@ export class WithheldEntries {
     this.#byBin.clear();
     for (const entry of entries) entry.release();
   }
+}
+
+/** A read's result, answered once `released` (what it waits for of WithheldEntries) resolves. */
+export async function afterRelease<T>(result: T, released: Promise<void> | undefined): Promise<T> {
+  if (released) await released;
+  return result;
 }
 
 /** `<length>:<bin><key>`: injective over (bin, key) whatever characters they hold. */

@@ -95,16 +95,19 @@ export class WithheldRelease {
 
   async #forward(entry: WithheldEntry): Promise<void> {
     entry.forwarding = true;
+    let outcome: ForwardOutcome;
     try {
-      this.#ended(await this.#forwardOnce(entry));
+      outcome = await this.#forwardOnce(entry);
     } catch (error) {
       // The view, this backend's member address or its store could not be read: try again later.
       entry.retryAt = this.#now() + RELEASE_RETRY_MS;
       this.#logger.debug({ bin: entry.bin, key: entry.key, err: error }, "a withheld set's forward failed");
-      this.#ended("failed");
+      outcome = "failed";
     } finally {
       entry.forwarding = false;
     }
+    entry.lastForward = outcome;
+    this.#ended(outcome);
   }
 
   async #forwardOnce(entry: WithheldEntry): Promise<ForwardOutcome> {
@@ -112,7 +115,7 @@ export class WithheldRelease {
     if (this.#now() - entry.since >= FORWARD_WINDOW_MS) {
       this.#node.withheld.giveUp(entry);
       this.#logger.warn(
-        { bin, key },
+        { bin, key, lastForward: entry.lastForward },
         "a set stayed withheld past its forward window: not ready until refilled",
       );
       return "gave_up";

@@ -31,6 +31,16 @@ describe("epochs", () => {
     await backend.get(target(100n), "k");
   });
 
+  it("a keeper's view adopted by the backend (to place a set it withholds) fences older views too, never lowering it", async () => {
+    const backend = node();
+    await backend.heartbeat(heartbeat(100n));
+    backend.adoptEpoch(120n);
+    await expect(backend.get(target(110n), "k")).rejects.toBeInstanceOf(StaleEpochError);
+    backend.adoptEpoch(90n);
+    await backend.heartbeat(heartbeat(110n));
+    expect(backend.epoch).toBe(120n);
+  });
+
   it("refuses epochs at or past 2^62 from callers and keepers alike", async () => {
     const backend = node();
     await expect(backend.get(target(2n ** 64n - 1n), "k")).rejects.toThrow(
