@@ -35,9 +35,9 @@ export const RELEASE_AFTER_MS = 10_000;
 export const FORWARD_WINDOW_MS = 90_000;
 
 export class WithheldEntry {
-  /** Replicas after this one that must hold the entry; those found gone are taken off. */
+  /** The replicas after this one in its write's newest list: where a cluster without keepers forwards it (those found gone are taken off). */
   later: readonly string[];
-  /** The epoch and claim it came with, last: a forward of it goes under them. */
+  /** The epoch and claim its write's newest attempt came with: a forward goes under that claim, and without keepers under that epoch. */
   epoch: bigint;
   claim: string | undefined;
   /** A read or a scan waits for it: it is forwarded sooner (RELEASE_AWAITED_AFTER_MS). */
