@@ -229,11 +229,13 @@ describe("network faults", () => {
     };
     await faults.heal(key);
     const healed = await timedFetch(`http://${slowed}/metrics`);
-    // At 32 kbit/s (4 KB/s) the reply alone takes bytes / 4 ms: seconds for a ~19 KB page, well
-    // apart from an unslowed fetch even on a loaded machine (one took 625 ms in CI).
+    // At 32 kbit/s (4 KB/s) the reply alone takes about bytes / 4 ms: seconds for a ~20 KB page,
+    // well apart from an unslowed fetch even on a loaded machine (one took 625 ms in CI). HTB's
+    // burst lets the link run somewhat faster than its rate: a 19.6 KB page took 3.43 s, 0.70 of
+    // bytes / 4, in three runs on one machine.
     const expectedMs = slow.bytes / 4;
     expect(slow.bytes).toBeGreaterThan(4000);
-    expect(slow.ms).toBeGreaterThan(expectedMs * 0.7);
+    expect(slow.ms).toBeGreaterThan(expectedMs * 0.5);
     for (const unslowed of [other, fromKeeper, healed]) expect(unslowed.ms).toBeLessThan(expectedMs * 0.3);
   }, 20_000);
 
