@@ -65,6 +65,13 @@ export function checkResultSize(what: string, strings: string[]): string[] {
   return strings;
 }
 
+/** Refuses a result as soon as it passed MAX_RESULT_BYTES, before the rest of it is read. */
+export function resultPassedLimit(what: string, items: number, bytes: number): ReplyTooLargeError {
+  return new ReplyTooLargeError(
+    `${what} passed the largest reply of ${MAX_RESULT_BYTES} bytes at ${bytes} bytes (${items} items); narrow it with a prefix`,
+  );
+}
+
 export function checkOperationCount(count: number): void {
   if (count > MAX_OPERATIONS_PER_MESSAGE) {
     throw new ResourceExhaustedError(

@@ -30,7 +30,6 @@ import {
   encodeStamp,
   type KeyPattern,
   MESSAGE_BUDGET_BYTES,
-  matchesPattern,
   type RingRange,
   type Stamp,
   TurnBatch,
@@ -41,6 +40,7 @@ import { CopyLane } from "./copy-lane.js";
 import { DROP_KEYS_PER_CALL, PACED_DROP_BINS } from "./drop-pace.js";
 import { ENTRIES_PER_SCRIPT_CALL, type PendingStoreCall, splitApply } from "./pending-apply.js";
 import { REDIS_COMMAND_TIMEOUT_MS, RedisConnection, type ScriptRunner } from "./redis-connection.js";
+import { keysInSet } from "./redis-key-set.js";
 import { BINS_PER_ROUND, binsIn, type ScanStore, scanEntries } from "./redis-scan.js";
 import {
   listLimitError,
@@ -252,11 +252,8 @@ export class RedisEngine implements StoreEngine {
     return stored;
   }
 
-  async keys(bin: string, pattern: KeyPattern): Promise<string[]> {
-    const keys = await this.#connection.call(() =>
-      this.#pipeline.send<string[]>("smembers", `k:${binTag(bin)}`),
-    );
-    return keys.filter((key) => matchesPattern(key, pattern)).sort();
+  keys(bin: string, pattern: KeyPattern): Promise<string[]> {
+    return keysInSet(this.#connection, this.#pipeline, `k:${binTag(bin)}`, pattern, "the keys reply");
   }
 
   async getList(bin: string, key: string): Promise<string[]> {
@@ -266,11 +263,8 @@ export class RedisEngine implements StoreEngine {
     return members.map((member) => member.slice(STAMP_LENGTH));
   }
 
-  async listKeys(bin: string, pattern: KeyPattern): Promise<string[]> {
-    const keys = await this.#connection.call(() =>
-      this.#pipeline.send<string[]>("smembers", `lk:${binTag(bin)}`),
-    );
-    return keys.filter((key) => matchesPattern(key, pattern)).sort();
+  listKeys(bin: string, pattern: KeyPattern): Promise<string[]> {
+    return keysInSet(this.#connection, this.#pipeline, `lk:${binTag(bin)}`, pattern, "the listKeys reply");
   }
 
   scan(ranges: readonly RingRange[], batchSize: number): AsyncIterable<Entry[]> {

@@ -25,8 +25,8 @@ export const BINS_PER_ROUND = 64;
  */
 const READ_MAX_ENTRIES = 2000;
 const READ_BUDGET_BYTES = MESSAGE_BUDGET_BYTES;
-/** About the most keys of one set a call of lua/bin-keys.lua pages through (SSCAN's COUNT). */
-const KEYS_PER_PAGE = 1000;
+/** About the most keys of one set a call of lua/bin-keys.lua, or of a keys call (redis-key-set.ts), pages through (SSCAN's COUNT). */
+export const KEYS_PER_PAGE = 1000;
 
 /** The Redis a Scan reads, and the script that pages its bins' keys (lua/bin-keys.lua). */
 export interface ScanStore {
