@@ -13,6 +13,7 @@ export { heartbeatCommandFromWire, heartbeatReplyToWire } from "./heartbeat-wire
 export { type KeeperSighting, MAX_KEEPER_NAME_BYTES, MAX_SIGHTED_KEEPERS } from "./keeper-sightings.js";
 export { LocalStorage } from "./local-storage.js";
 export { MemoryEngine } from "./memory-engine.js";
+export { BINS_PER_PAGE } from "./redis-bins.js";
 export { REDIS_COMMAND_TIMEOUT_MS } from "./redis-connection.js";
 export { RedisEngine, type RedisEngineOptions } from "./redis-engine.js";
 export {

@@ -39,9 +39,10 @@ import { applyOutcome, applyScriptArguments, binTag } from "./apply-script.js";
 import { CopyLane } from "./copy-lane.js";
 import { DROP_KEYS_PER_CALL, PACED_DROP_BINS } from "./drop-pace.js";
 import { ENTRIES_PER_SCRIPT_CALL, type PendingStoreCall, splitApply } from "./pending-apply.js";
+import { BinPages } from "./redis-bins.js";
 import { REDIS_COMMAND_TIMEOUT_MS, RedisConnection, type ScriptRunner } from "./redis-connection.js";
 import { keysInSet } from "./redis-key-set.js";
-import { BINS_PER_ROUND, binsIn, type ScanStore, scanEntries } from "./redis-scan.js";
+import { BINS_PER_ROUND, type ScanStore, scanEntries } from "./redis-scan.js";
 import {
   listLimitError,
   type StoredString,
@@ -295,13 +296,12 @@ export class RedisEngine implements StoreEngine {
     stop?: () => boolean,
     rest?: (roundMs: number) => Promise<void>,
   ): Promise<number> {
-    const bins = await binsIn(this.#connection, this.#pipeline, ranges);
+    const bins = new BinPages(this.#connection, this.#pipeline, ranges);
     const perRound = rest ? PACED_DROP_BINS : BINS_PER_ROUND;
-    let next = 0;
     let dropping: string[] = [];
     let dropped = 0;
     while (!stop?.()) {
-      while (dropping.length < perRound && next < bins.length) dropping.push(bins[next++]!);
+      if (dropping.length < perRound) dropping.push(...(await bins.take(perRound - dropping.length)));
       if (dropping.length === 0) break;
       const startedAt = performance.now();
       const gone = await Promise.all(dropping.map((bin) => this.#dropPart(bin)));

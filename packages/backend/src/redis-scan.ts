@@ -1,16 +1,16 @@
 // Reading the entries of a stretch of the ring from Redis, for a repair or
 // fill copying from this backend (Scan): the bins in the ranges by the
-// `bins` index, then every entry of each bin, tombstones included, in reads
-// bounded in entries and bytes however large the bin.
+// `bins` index (redis-bins.ts), then every entry of each bin, tombstones
+// included, in reads bounded in entries and bytes however large the bin.
 import {
   decodeStamp,
   ENCODED_STAMP_LENGTH,
   type Entry,
   MESSAGE_BUDGET_BYTES,
   type RingRange,
-  unwrappedIntervals,
 } from "@binring/core";
 import { binTag } from "./apply-script.js";
+import { BinPages } from "./redis-bins.js";
 import type { RedisConnection, ScriptRunner } from "./redis-connection.js";
 import type { TurnPipeline } from "./turn-pipeline.js";
 
@@ -46,16 +46,16 @@ export async function* scanEntries(
   ranges: readonly RingRange[],
   batchSize: number,
 ): AsyncIterable<Entry[]> {
-  const bins = await binsIn(store.connection, store.pipeline, ranges);
+  const bins = new BinPages(store.connection, store.pipeline, ranges);
   let batch: Entry[] = [];
   let bytes = 0;
   let binsRead = 0;
   let entriesRead = 0;
-  for (let i = 0; i < bins.length; ) {
+  for (;;) {
     // About a batch's worth of entries per round, judged by the bins read so far: a round is read,
     // decoded and framed in one go, holding Redis and this process from clients' calls meanwhile.
-    const roundBins = bins.slice(i, i + binsForRound(binsRead, entriesRead, batchSize));
-    i += roundBins.length;
+    const roundBins = await bins.take(binsForRound(binsRead, entriesRead, batchSize));
+    if (roundBins.length === 0) break;
     binsRead += roundBins.length;
     for await (const entries of roundEntries(store, roundBins)) {
       entriesRead += entries.length;
@@ -193,20 +193,4 @@ async function readEntries(
     }
   });
   return entries;
-}
-
-/** The bins whose ring point is in one of the ranges. */
-export async function binsIn(
-  connection: RedisConnection,
-  pipeline: TurnPipeline,
-  ranges: readonly RingRange[],
-): Promise<string[]> {
-  const found = await connection.call(() =>
-    Promise.all(
-      unwrappedIntervals(ranges).map(([from, to]) =>
-        pipeline.send<string[]>("zrangebyscore", "bins", from, `(${to}`),
-      ),
-    ),
-  );
-  return [...new Set(found.flat())];
 }
