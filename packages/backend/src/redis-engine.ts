@@ -123,6 +123,7 @@ export class RedisEngine implements StoreEngine {
       connection: this.#connection,
       pipeline: this.#pipeline,
       binKeys: this.#connection.define("binKeys", "bin-keys", 0),
+      listTombstones: this.#connection.define("listTombstones", "list-tombstones", 0),
       keyPrefix: this.#keyPrefix,
     };
   }

@@ -28,11 +28,12 @@ const READ_BUDGET_BYTES = MESSAGE_BUDGET_BYTES;
 /** About the most keys of one set a call of lua/bin-keys.lua, or of a keys call (redis-key-set.ts), pages through (SSCAN's COUNT). */
 export const KEYS_PER_PAGE = 1000;
 
-/** The Redis a Scan reads, and the script that pages its bins' keys (lua/bin-keys.lua). */
+/** The Redis a Scan reads, and the scripts that page its bins' keys (lua/bin-keys.lua) and lists' tombstones (lua/list-tombstones.lua). */
 export interface ScanStore {
   connection: RedisConnection;
   pipeline: TurnPipeline;
   binKeys: ScriptRunner;
+  listTombstones: ScriptRunner;
   keyPrefix: string;
 }
 
@@ -111,6 +112,47 @@ async function* roundEntries(store: ScanStore, bins: readonly string[]): AsyncIt
     const stored = await storedKeys(store, sets);
     sets = sets.filter((set) => set.cursor !== "0");
     for (const read of reads(stored)) yield await readEntries(store, read);
+    yield* tombstonesOf(
+      store,
+      stored.filter(({ list }) => list),
+    );
+  }
+}
+
+/** A list whose tombstones are being read: where its HSCAN has got to. */
+interface TombstonePaging {
+  bin: string;
+  tag: string;
+  key: string;
+  cursor: string;
+}
+
+/**
+ * The lists' tombstones, as remove entries, in reads of at most
+ * READ_MAX_ENTRIES and about READ_BUDGET_BYTES for all the lists of a read
+ * together (lua/list-tombstones.lua): a list's tombstones are not bounded by
+ * its size, nor counted in it.
+ */
+async function* tombstonesOf(store: ScanStore, lists: readonly StoredKey[]): AsyncIterable<Entry[]> {
+  let left: TombstonePaging[] = lists.map(({ bin, tag, key }) => ({ bin, tag, key, cursor: "0" }));
+  while (left.length > 0) {
+    const asked = left.slice(0, READ_MAX_ENTRIES);
+    const args = asked.flatMap(({ tag, key, cursor }) => [`${tag}${key}`, cursor]);
+    const pages = (await store.connection.call(() =>
+      store.listTombstones([], [store.keyPrefix, READ_BUDGET_BYTES, READ_MAX_ENTRIES, ...args]),
+    )) as string[][];
+    const entries: Entry[] = [];
+    pages.forEach((page, i) => {
+      const list = asked[i]!;
+      list.cursor = String(page[0]);
+      for (let k = 1; k < page.length; k += 2) {
+        const stamp = decodeStamp(String(page[k + 1]));
+        entries.push({ bin: list.bin, key: list.key, kind: "remove", value: String(page[k]), stamp });
+      }
+    });
+    // A list the script reached and finished is done; one it did not reach goes on from where it was.
+    left = left.filter((list, i) => i >= pages.length || list.cursor !== "0");
+    if (entries.length > 0) yield entries;
   }
 }
 
@@ -157,7 +199,7 @@ function* reads(stored: readonly StoredKey[]): Iterable<StoredKey[]> {
   if (read.length > 0) yield read;
 }
 
-/** The entries of the keys: a string key's entry, a list's appends and removes. A key gone meanwhile has none. */
+/** The entries of the keys: a string key's entry, a list's appends (its removes come apart: tombstonesOf). A key gone meanwhile has none. */
 async function readEntries(
   { connection, pipeline }: ScanStore,
   read: readonly StoredKey[],
@@ -166,10 +208,7 @@ async function readEntries(
     Promise.all(
       read.map(({ tag, key, list }) =>
         list
-          ? Promise.all([
-              pipeline.send<string[]>("zrange", `l:${tag}${key}`, 0, -1),
-              pipeline.send<Record<string, string>>("hgetall", `lt:${tag}${key}`),
-            ])
+          ? pipeline.send<string[]>("zrange", `l:${tag}${key}`, 0, -1)
           : pipeline.send<string | null>("get", `s:${tag}${key}`),
       ),
     ),
@@ -183,13 +222,9 @@ async function readEntries(
       entries.push({ bin, key, kind: "set", value: stored.slice(ENCODED_STAMP_LENGTH), stamp });
       return;
     }
-    const [appends, tombstones] = values[i] as [string[], Record<string, string>];
-    for (const member of appends) {
+    for (const member of values[i] as string[]) {
       const stamp = decodeStamp(member.slice(0, ENCODED_STAMP_LENGTH));
       entries.push({ bin, key, kind: "append", value: member.slice(ENCODED_STAMP_LENGTH), stamp });
-    }
-    for (const [value, stamp] of Object.entries(tombstones)) {
-      entries.push({ bin, key, kind: "remove", value, stamp: decodeStamp(stamp) });
     }
   });
   return entries;
