@@ -10,7 +10,8 @@
 // bin must not take a copy it would keep past its drop (HAZARDS.md 3). A
 // replica that is merely slow or cut off keeps the set withheld: it may serve
 // reads, so it must hold what readers here see.
-import { forwardWithheld, type WithheldForwarder } from "@binring/client";
+import { randomBytes } from "node:crypto";
+import { claimWithheld, forwardWithheld, type WithheldForwarder, type WithheldSet } from "@binring/client";
 import { compareStamps, type Stamp } from "@binring/core";
 import type { Logger } from "pino";
 import type { BackendNode } from "./backend-node.js";
@@ -56,6 +57,8 @@ export interface WithheldReleaseOptions {
   now?: () => number;
   /** Told how each forward ended (metrics). */
   ended?: (outcome: ForwardOutcome) => void;
+  /** A new claim id for a write this backend claims afresh. Injected by tests. @default 8 random bytes in hex */
+  newClaimId?: () => string;
 }
 
 export class WithheldRelease {
@@ -67,6 +70,7 @@ export class WithheldRelease {
   readonly #logger: Logger;
   readonly #now: () => number;
   readonly #ended: (outcome: ForwardOutcome) => void;
+  readonly #newClaimId: () => string;
 
   constructor(options: WithheldReleaseOptions) {
     this.#node = options.node;
@@ -76,6 +80,7 @@ export class WithheldRelease {
     this.#logger = options.logger;
     this.#now = options.now ?? (() => performance.now());
     this.#ended = options.ended ?? (() => undefined);
+    this.#newClaimId = options.newClaimId ?? (() => randomBytes(8).toString("hex"));
   }
 
   start(): void {
@@ -140,6 +145,10 @@ export class WithheldRelease {
       this.#logger.info({ bin, key }, "released a withheld set a later stamp of its write outranks here");
       return "outranked";
     }
+    if (forward.superseded) {
+      const reached = route.to.filter((address) => !forward.gone.includes(address));
+      await this.#claimAfresh(entry, set, reached);
+    }
     if (route.keeperless) entry.later = entry.later.filter((address) => !forward.gone.includes(address));
     entry.retryAt = this.#now() + RELEASE_RETRY_MS;
     this.#logger.debug(
@@ -159,6 +168,28 @@ export class WithheldRelease {
   async #outstamped(entry: WithheldEntry): Promise<boolean> {
     const applied = await this.#appliedStamp(entry.stamp.writer, entry.stamp.seq);
     return applied !== null && compareStamps(applied, entry.stamp) > 0;
+  }
+
+  /**
+   * A newer attempt's fence refused the set and no stamp of that attempt
+   * outranks it here: the attempt may have claimed and gone no further. The
+   * write is claimed afresh on the replicas after this one (write-fan-out.ts
+   * `claimWithheld`), and the next forward goes under that claim unless one
+   * of them holds a larger stamp of the write. Should the writer still be
+   * retrying, its next claim fences this one in turn, and finds this stamp.
+   */
+  async #claimAfresh(entry: WithheldEntry, set: WithheldSet, later: readonly string[]): Promise<void> {
+    const claim = this.#newClaimId();
+    try {
+      if (await claimWithheld(this.#forwarder, set, later, claim, RELEASE_FORWARD_TIMEOUT_MS))
+        entry.claim = claim;
+    } catch (error) {
+      // A replica did not take the claim: the next forward is refused again, and claims again.
+      this.#logger.debug(
+        { bin: set.bin, key: set.key, err: error },
+        "a withheld set's write could not be claimed",
+      );
+    }
   }
 
   /**

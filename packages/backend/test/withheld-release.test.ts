@@ -33,7 +33,7 @@ const took: OperationResult__Output = {
 function setup({ placement }: { placement?: BinPlacement | Error } = { placement: "no keepers" }) {
   const clock = { now: 0 };
   const node = new BackendNode({ engine: new MemoryEngine(), limits: DEFAULT_LIMITS, now: () => clock.now });
-  const answers = new Map<string, () => OperationResult__Output>(
+  const answers = new Map<string, (operation: Operation) => OperationResult__Output>(
     [MIDDLE!, LAST!, NEWCOMER!].map((address) => [address, () => took]),
   );
   const sent: { to: string; op: string; epoch?: string }[] = [];
@@ -42,12 +42,13 @@ function setup({ placement }: { placement?: BinPlacement | Error } = { placement
   const peers = {
     execute: async (to: string, operation: Operation) => {
       sent.push({ to, op: Object.keys(operation)[0]!, epoch: operation.set?.target?.epoch?.toString() });
-      return answers.get(to)!();
+      return answers.get(to)!(operation);
     },
     refusesConnections: async (to: string) => to === LAST && answers.get(LAST!) === refuse,
   };
   const notify = (to: string, operation: Operation) => sent.push({ to, op: Object.keys(operation)[0]! });
   const outcomes: ForwardOutcome[] = [];
+  const claims = { count: 0 };
   const release = new WithheldRelease({
     node,
     placement: async () => {
@@ -59,6 +60,7 @@ function setup({ placement }: { placement?: BinPlacement | Error } = { placement
     logger: pino({ level: "silent" }),
     now: () => clock.now,
     ended: (outcome) => outcomes.push(outcome),
+    newClaimId: () => `fresh-${++claims.count}`,
   });
   return { node, clock, answers, sent, release, applied, outcomes };
 }
@@ -69,6 +71,27 @@ function refuse(): never {
 
 function superseded(): never {
   throw new SupersededAttemptError("an attempt of write 0123456789abcdef:1 under another claim took over");
+}
+
+/**
+ * A replica whose fence on the write is `fence.claim` (write-fences.ts): it
+ * takes the set only under that claim, and a claim moves the fence, answered
+ * with the largest stamp it holds of the write.
+ */
+function fenced(fence: { claim: string; holds?: Stamp }) {
+  return (operation: Operation): OperationResult__Output => {
+    if (operation.claim) {
+      fence.claim = operation.claim.claim!;
+      const held = fence.holds && {
+        clock: fence.holds.clock.toString(),
+        writer: fence.holds.writer,
+        seq: fence.holds.seq,
+      };
+      return { result: "claim", claim: { stamp: held ?? null } } as OperationResult__Output;
+    }
+    if (operation.set?.claim !== fence.claim) superseded();
+    return took;
+  };
 }
 
 function silent(): never {
@@ -185,6 +208,38 @@ describe("a withheld set nobody releases, in a cluster with keepers", () => {
     await release.sweep();
     expect(node.withheld.size).toBe(0);
     expect(outcomes).toEqual(["outranked"]);
+  });
+
+  it("is claimed afresh when a newer attempt claimed its write and went no further, then sent under that claim and shown", async () => {
+    const { node, clock, answers, sent, release, outcomes } = setup({
+      placement: { epoch: 9n, replicas: [HERE!, MIDDLE!, LAST!], self: HERE! },
+    });
+    // The writer's retry fenced the write on both later replicas, then gave up before sending it.
+    answers.set(MIDDLE!, fenced({ claim: "retry" }));
+    answers.set(LAST!, fenced({ claim: "retry" }));
+    const { read } = await withheldAndAwaited(node, clock);
+    await release.sweep();
+    expect(node.withheld.size).toBe(1);
+    expect(sent.filter(({ op }) => op === "claim").map(({ to }) => to)).toEqual([MIDDLE, LAST]);
+    clock.now += RELEASE_RETRY_MS;
+    await release.sweep();
+    expect((await read)?.value).toBe("v");
+    expect(node.withheld.size).toBe(0);
+    expect(outcomes).toEqual(["superseded", "released"]);
+  });
+
+  it("keeps its claim, and stays withheld, when a later replica holds a larger stamp of its write", async () => {
+    const { node, clock, answers, release, outcomes } = setup({
+      placement: { epoch: 9n, replicas: [HERE!, MIDDLE!, LAST!], self: HERE! },
+    });
+    answers.set(MIDDLE!, fenced({ claim: "retry", holds: { ...stamp, clock: 8n } }));
+    answers.set(LAST!, fenced({ claim: "retry" }));
+    await withheldAndAwaited(node, clock);
+    await release.sweep();
+    clock.now += RELEASE_RETRY_MS;
+    await release.sweep();
+    expect(node.withheld.size).toBe(1);
+    expect(outcomes).toEqual(["superseded", "superseded"]);
   });
 
   it("is tried again later when the view cannot be read, and nothing is thrown", async () => {

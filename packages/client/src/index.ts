@@ -38,6 +38,7 @@ export { StorageClient, type StorageClientOptions } from "./storage-client.js";
 export { systemTime, type WallTime } from "./wall-time.js";
 export { coordinateWrite } from "./write-coordinator.js";
 export {
+  claimWithheld,
   forwardWithheld,
   type WithheldForward,
   type WithheldForwarder,

@@ -17,11 +17,13 @@
 // (remove-count.ts), so list entries keep going replica by replica.
 import {
   ConnectionRefusedError,
+  compareStamps,
   type Operation,
   type OperationResult__Output,
   type Stamp,
   StoreUnavailableError,
   SupersededAttemptError,
+  stampFromWire,
   stampToWire,
   type WriteReply__Output,
 } from "@binring/core";
@@ -165,6 +167,32 @@ export async function forwardWithheld(
   if (lacking.length === 0)
     releaseWithheld(host, later, releaseOperation(write, set.stamp), (i) => !gone.includes(later[i]!));
   return { lacking, gone, superseded };
+}
+
+/**
+ * Claims the write of a withheld set afresh on the replicas after this one,
+ * as the coordinator of a retry does (HAZARDS.md 20): each fences the write
+ * under `claim` and answers the largest stamp it holds of it. For a set those
+ * replicas refused as an attempt a newer attempt claimed, when no stamp of the
+ * newer attempt came here: that attempt may have claimed and gone no further
+ * (its writer gave up), and its fence would refuse the set for good. Resolves
+ * true when none holds a larger stamp of the write, so the set may be sent
+ * under `claim`, as that retry would have sent it; false when one does, which
+ * the attempt that applied it brings here or outranks.
+ */
+export async function claimWithheld(
+  host: WithheldForwarder,
+  set: WithheldSet,
+  later: readonly string[],
+  claim: string,
+  timeoutMs: number,
+): Promise<boolean> {
+  const { writer, seq } = set.stamp;
+  const operation = { claim: { target: target(set, false), writer, seq, claim } };
+  const held = await Promise.all(later.map((address) => host.peers.execute(address, operation, timeoutMs)));
+  return held.every(
+    (reply) => !reply.claim?.stamp || compareStamps(stampFromWire(reply.claim.stamp), set.stamp) <= 0,
+  );
 }
 
 function isGone(error: unknown): boolean {

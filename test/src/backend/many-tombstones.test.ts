@@ -48,7 +48,9 @@ beforeEach(async () => {
 
 it("a list's tombstones past a read's budget are scanned in pages, each once, beside its appends", async () => {
   // 12 MiB of values removed that were never appended, three times a read's budget, and 3,000 small ones.
-  const removedBig = Array.from({ length: Math.ceil((3 * MESSAGE_BUDGET_BYTES) / (512 * 1024)) }, (_, i) => big(i));
+  const removedBig = Array.from({ length: Math.ceil((3 * MESSAGE_BUDGET_BYTES) / (512 * 1024)) }, (_, i) =>
+    big(i),
+  );
   const removedSmall = Array.from({ length: 3000 }, (_, i) => `small-${i}`);
   await applyInCalls(["a", "b", "c"].map((value) => entry("jobs", "append", value)));
   await applyInCalls([...removedBig, ...removedSmall, "b"].map((value) => entry("jobs", "remove", value)));
@@ -67,7 +69,8 @@ it("a list's tombstones past a read's budget are scanned in pages, each once, be
 it("the tombstones of many lists share the pages, and every list's come whole", async () => {
   const lists = Array.from({ length: 40 }, (_, i) => `list-${i}`);
   // 40 lists of 8 removed values of 64 KiB: 20 MiB in all, no list near a read's budget alone.
-  const removed = (list: string) => Array.from({ length: 8 }, (_, j) => `${list}/${j}/${"v".repeat(64 * 1024)}`);
+  const removed = (list: string) =>
+    Array.from({ length: 8 }, (_, j) => `${list}/${j}/${"v".repeat(64 * 1024)}`);
   await applyInCalls(lists.flatMap((list) => removed(list).map((value) => entry(list, "remove", value))));
   await store.redis.config("RESETSTAT");
 
