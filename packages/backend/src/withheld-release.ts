@@ -131,15 +131,7 @@ export class WithheldRelease {
       return "failed";
     }
     const set = { bin, key, value, stamp, claim, epoch: route.epoch };
-    const forward = await forwardWithheld(this.#forwarder, set, route.to, RELEASE_FORWARD_TIMEOUT_MS);
-    if (forward.lacking.length === 0 && !forward.superseded) {
-      this.#node.withheld.release(bin, key, stamp);
-      this.#logger.info(
-        { bin, key, to: route.to, gone: forward.gone },
-        "released a withheld set its replicas now hold",
-      );
-      return "released";
-    }
+    let forward = await forwardWithheld(this.#forwarder, set, route.to, RELEASE_FORWARD_TIMEOUT_MS);
     if (forward.superseded && (await this.#outstamped(entry))) {
       this.#node.withheld.release(bin, key, stamp);
       this.#logger.info({ bin, key }, "released a withheld set a later stamp of its write outranks here");
@@ -147,7 +139,16 @@ export class WithheldRelease {
     }
     if (forward.superseded) {
       const reached = route.to.filter((address) => !forward.gone.includes(address));
-      await this.#claimAfresh(entry, set, reached);
+      const fresh = await this.#claimAfresh(entry, set, reached);
+      if (fresh) forward = await forwardWithheld(this.#forwarder, fresh, reached, RELEASE_FORWARD_TIMEOUT_MS);
+    }
+    if (forward.lacking.length === 0 && !forward.superseded) {
+      this.#node.withheld.release(bin, key, stamp);
+      this.#logger.info(
+        { bin, key, to: route.to, gone: forward.gone },
+        "released a withheld set its replicas now hold",
+      );
+      return "released";
     }
     if (route.keeperless) entry.later = entry.later.filter((address) => !forward.gone.includes(address));
     entry.retryAt = this.#now() + RELEASE_RETRY_MS;
@@ -174,22 +175,32 @@ export class WithheldRelease {
    * A newer attempt's fence refused the set and no stamp of that attempt
    * outranks it here: the attempt may have claimed and gone no further. The
    * write is claimed afresh on the replicas after this one (write-fan-out.ts
-   * `claimWithheld`), and the next forward goes under that claim unless one
-   * of them holds a larger stamp of the write. Should the writer still be
+   * `claimWithheld`); unless one of them holds a larger stamp of the write,
+   * the set under that claim is returned, to be sent at once: the sooner it
+   * lands, the sooner their fences settle on its stamp, which they then take
+   * under any claim — so two replicas that both withhold it and claim in turn
+   * cannot keep fencing each other's forwards out. Should the writer still be
    * retrying, its next claim fences this one in turn, and finds this stamp.
    */
-  async #claimAfresh(entry: WithheldEntry, set: WithheldSet, later: readonly string[]): Promise<void> {
+  async #claimAfresh(
+    entry: WithheldEntry,
+    set: WithheldSet,
+    later: readonly string[],
+  ): Promise<WithheldSet | undefined> {
     const claim = this.#newClaimId();
     try {
-      if (await claimWithheld(this.#forwarder, set, later, claim, RELEASE_FORWARD_TIMEOUT_MS))
-        entry.claim = claim;
+      if (!(await claimWithheld(this.#forwarder, set, later, claim, RELEASE_FORWARD_TIMEOUT_MS)))
+        return undefined;
     } catch (error) {
       // A replica did not take the claim: the next forward is refused again, and claims again.
       this.#logger.debug(
         { bin: set.bin, key: set.key, err: error },
         "a withheld set's write could not be claimed",
       );
+      return undefined;
     }
+    entry.claim = claim;
+    return { ...set, claim };
   }
 
   /**

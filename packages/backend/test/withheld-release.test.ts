@@ -210,22 +210,28 @@ describe("a withheld set nobody releases, in a cluster with keepers", () => {
     expect(outcomes).toEqual(["outranked"]);
   });
 
-  it("is claimed afresh when a newer attempt claimed its write and went no further, then sent under that claim and shown", async () => {
+  it("is claimed afresh when a newer attempt claimed its write and went no further, then sent under that claim at once and shown", async () => {
     const { node, clock, answers, sent, release, outcomes } = setup({
       placement: { epoch: 9n, replicas: [HERE!, MIDDLE!, LAST!], self: HERE! },
     });
     // The writer's retry fenced the write on both later replicas, then gave up before sending it.
-    answers.set(MIDDLE!, fenced({ claim: "retry" }));
-    answers.set(LAST!, fenced({ claim: "retry" }));
+    const fences = [{ claim: "retry" }, { claim: "retry" }];
+    answers.set(MIDDLE!, fenced(fences[0]!));
+    answers.set(LAST!, fenced(fences[1]!));
     const { read } = await withheldAndAwaited(node, clock);
-    await release.sweep();
-    expect(node.withheld.size).toBe(1);
-    expect(sent.filter(({ op }) => op === "claim").map(({ to }) => to)).toEqual([MIDDLE, LAST]);
-    clock.now += RELEASE_RETRY_MS;
     await release.sweep();
     expect((await read)?.value).toBe("v");
     expect(node.withheld.size).toBe(0);
-    expect(outcomes).toEqual(["superseded", "released"]);
+    expect(sent.filter(({ op }) => op !== "release").map(({ to, op }) => `${op} ${to}`)).toEqual([
+      `set ${MIDDLE}`,
+      `set ${LAST}`,
+      `claim ${MIDDLE}`,
+      `claim ${LAST}`,
+      `set ${MIDDLE}`,
+      `set ${LAST}`,
+    ]);
+    expect(fences.map(({ claim }) => claim)).toEqual(["fresh-1", "fresh-1"]);
+    expect(outcomes).toEqual(["released"]);
   });
 
   it("keeps its claim, and stays withheld, when a later replica holds a larger stamp of its write", async () => {
