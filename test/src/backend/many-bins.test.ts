@@ -8,7 +8,7 @@
 import { BINS_PER_PAGE } from "@binring/backend";
 import { type Entry, pointInRange, type RingRange, ringPoint, WHOLE_RING } from "@binring/core";
 import { beforeEach, expect, it } from "vitest";
-import { engineOnRedis } from "../support/index.js";
+import { commandCalls, engineOnRedis } from "../support/index.js";
 
 const BINS = 5 * BINS_PER_PAGE;
 /** Bins moved to one point of the index, more than a page of them: a page ends among them. */
@@ -39,8 +39,7 @@ beforeEach(async () => {
 });
 
 async function indexReads(): Promise<number> {
-  const stats = await store.redis.info("commandstats");
-  return Number(/cmdstat_zrangebyscore:calls=(\d+)/.exec(stats)?.[1] ?? 0);
+  return (await commandCalls(store.redis)).zrangebyscore ?? 0;
 }
 
 async function scannedBins(ranges: readonly RingRange[]): Promise<string[]> {

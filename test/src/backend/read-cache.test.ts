@@ -6,7 +6,7 @@ import { RedisEngine } from "@binring/backend";
 import { type Entry, RING_SIZE, ringPoint } from "@binring/core";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { RedisServer } from "../support/index.js";
+import { commandCalls, RedisServer } from "../support/index.js";
 import { seededRandom } from "../support/seeded-random.js";
 
 const WRITER = "0123456789abcdef";
@@ -41,10 +41,8 @@ function set(bin: string, key: string, value: string, clock: number): Entry {
 
 /** GET and MGET calls Redis has served so far. */
 async function redisReads(): Promise<number> {
-  const stats = await observer.info("commandstats");
-  const calls = (command: string) =>
-    Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(stats)?.[1] ?? 0);
-  return calls("get") + calls("mget");
+  const calls = await commandCalls(observer);
+  return (calls.get ?? 0) + (calls.mget ?? 0);
 }
 
 it("answers a string read from memory once it has seen the key, at no Redis call", async () => {

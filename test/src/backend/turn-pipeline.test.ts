@@ -6,7 +6,7 @@
 import { RedisEngine } from "@binring/backend";
 import { type Entry, UnavailableError } from "@binring/core";
 import { expect, it } from "vitest";
-import { engineOnRedis } from "../support/index.js";
+import { commandCalls, engineOnRedis } from "../support/index.js";
 
 // Without the read cache, so that every read reaches Redis.
 const store = engineOnRedis({ readCacheBytes: 0 });
@@ -51,13 +51,6 @@ it("a failing command in the pipeline fails only its own caller", async () => {
   expect((wrongType as PromiseRejectedResult).reason).not.toBeInstanceOf(UnavailableError);
 });
 
-async function commandCalls(): Promise<Record<string, number>> {
-  const stats = await store.redis.info("commandstats");
-  return Object.fromEntries(
-    [...stats.matchAll(/cmdstat_(\w+):calls=(\d+)/g)].map(([, name, calls]) => [name!, Number(calls)]),
-  );
-}
-
 it("a turn's gets reach Redis as one MGET beside its other commands; a lone get as a GET", async () => {
   await store.engine.apply(Array.from({ length: 20 }, (_, i) => setEntry(1000 + i)));
   await store.redis.config("RESETSTAT");
@@ -71,7 +64,7 @@ it("a turn's gets reach Redis as one MGET beside its other commands; a lone get 
   );
   expect(keys).toEqual(["k"]);
   expect(await store.engine.getString("bin-1000", "k")).toMatchObject({ value: "v1000" });
-  const calls = await commandCalls();
+  const calls = await commandCalls(store.redis);
   expect(calls).toMatchObject({ mget: 1, get: 1, sscan: 1 });
 });
 

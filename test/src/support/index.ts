@@ -11,6 +11,7 @@ export {
 } from "./binring-process.js";
 export { chaosInBackground, chaosVerdicts, expectChaosPassed } from "./chaos-output.js";
 export { ChildProcess, type SpawnOptions } from "./child.js";
+export { commandCalls } from "./command-calls.js";
 export { type EngineOnRedis, engineOnRedis } from "./engine-on-redis.js";
 export { type KeeperStatus, keeperStatus, waitForKeepersSettled, waitForSettled } from "./keeper-status.js";
 export {
