@@ -3,8 +3,10 @@
 -- tombstone per distinct value removed within the tombstone TTL, whether or
 -- not it was ever appended, so its hash may hold far more than the list may:
 -- a gigabyte of removed values of 1 MiB, or millions of small ones from a
--- list used as a queue. Read whole (HGETALL), such a hash could not come back
--- within the command timeout, and its bin's copy failed on every try.
+-- list used as a queue. Read whole (one HGETALL), such a hash came back in one
+-- reply however large, holding Redis and the backend for all of it at once,
+-- as the bins index did (redis-bins.ts: 4.5 s at two million bins, near the
+-- 5 s command timeout past which a copy fails on every try).
 --
 -- ARGV[1] key prefix, ARGV[2] about the most bytes of values to return,
 -- ARGV[3] the most tombstones, then for each list its tag and key

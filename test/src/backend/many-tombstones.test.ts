@@ -1,8 +1,8 @@
 // A list keeps a tombstone for every distinct value removed within the
 // tombstone TTL, appended or not, so its tombstones are not bounded by the
 // list's size: a Scan reads them by pages for all of a read's lists together
-// (lua/list-tombstones.lua), never a whole hash in one HGETALL, which for a
-// gigabyte of removed values could not come back within the command timeout.
+// (lua/list-tombstones.lua), never a whole hash in one HGETALL, which brought
+// all of it in one reply however large.
 // Every tombstone is still copied once, beside the lists' appends.
 import { type Entry, MESSAGE_BUDGET_BYTES, newWriterId, WHOLE_RING } from "@binring/core";
 import { beforeEach, expect, it } from "vitest";
