@@ -10,13 +10,13 @@
 // bin must not take a copy it would keep past its drop (HAZARDS.md 3). A
 // replica that is merely slow or cut off keeps the set withheld: it may serve
 // reads, so it must hold what readers here see.
-import { randomBytes } from "node:crypto";
 import { claimWithheld, forwardWithheld, type WithheldForwarder, type WithheldSet } from "@binring/client";
 import { compareStamps, type Stamp } from "@binring/core";
 import type { Logger } from "pino";
 import type { BackendNode } from "./backend-node.js";
 import type { BinPlacement } from "./backend-placement.js";
 import { FORWARD_WINDOW_MS, type WithheldEntry } from "./withheld-entries.js";
+import { newClaimId } from "./write-fences.js";
 
 /** How often the withheld sets are looked through. */
 export const RELEASE_SWEEP_MS = 250;
@@ -57,7 +57,7 @@ export interface WithheldReleaseOptions {
   now?: () => number;
   /** Told how each forward ended (metrics). */
   ended?: (outcome: ForwardOutcome) => void;
-  /** A new claim id for a write this backend claims afresh. Injected by tests. @default 8 random bytes in hex */
+  /** A new claim id for a write this backend claims afresh. Injected by tests. @default write-fences.ts `newClaimId` */
   newClaimId?: () => string;
 }
 
@@ -80,7 +80,7 @@ export class WithheldRelease {
     this.#logger = options.logger;
     this.#now = options.now ?? (() => performance.now());
     this.#ended = options.ended ?? (() => undefined);
-    this.#newClaimId = options.newClaimId ?? (() => randomBytes(8).toString("hex"));
+    this.#newClaimId = options.newClaimId ?? newClaimId;
   }
 
   start(): void {

@@ -1,7 +1,6 @@
 // A backend's side of the replicated write path: a client's WriteRequest,
 // checked and run by the coordinator (@binring/client write-coordinator.ts)
 // on this backend's own calls and on links to the other replicas.
-import { randomBytes } from "node:crypto";
 import { type CoordinatorHost, coordinateWrite, parseWriteRequest, systemTime } from "@binring/client";
 import type {
   Operation,
@@ -11,6 +10,7 @@ import type {
 } from "@binring/core";
 import type { BackendNode } from "./backend-node.js";
 import type { PeerLinks } from "./peer-links.js";
+import { newClaimId } from "./write-fences.js";
 
 export class WriteCoordination {
   readonly #host: CoordinatorHost;
@@ -26,7 +26,7 @@ export class WriteCoordination {
       holdsAppend: (bin, key, value, stamp) => node.holdsAppend(bin, key, value, stamp),
       peers: links,
       time: systemTime,
-      newClaimId: () => randomBytes(8).toString("hex"),
+      newClaimId,
       notify: (address, operation) => links.notify(address, operation),
     };
   }

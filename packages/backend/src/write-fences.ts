@@ -9,8 +9,14 @@
 // A write is named by its stamp's writer and seq, which stay the same across
 // its attempts and restamps. Fences live in memory: a restart ends every
 // connection that could still deliver a lost attempt's entries.
+import { randomBytes } from "node:crypto";
 import { type Entry, encodeStamp, type Stamp } from "@binring/core";
 import type { Logger } from "pino";
+
+/** A claim's id, as a coordinator or a backend claiming a write afresh makes one: 8 random bytes in hex. */
+export function newClaimId(): string {
+  return randomBytes(8).toString("hex");
+}
 
 /** How long a fence holds: past any write's deadline (at most 60 s), with room for entries queued on sockets. */
 export const FENCE_TTL_MS = 120_000;

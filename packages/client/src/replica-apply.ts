@@ -43,6 +43,16 @@ export function target(write: Pick<CoordinatedWrite, "bin" | "epoch">, requireRe
   return { bin: write.bin, epoch: write.epoch.toString(), requireReady };
 }
 
+/** The operation that claims the write (writer, seq) on one replica under `claim` (HAZARDS.md 20). */
+export function claimOperation(
+  write: Pick<CoordinatedWrite, "bin" | "epoch">,
+  writer: string,
+  seq: number,
+  claim: string,
+): Operation {
+  return { claim: { target: target(write, false), writer, seq, claim } };
+}
+
 /** The entry as one replica takes it; a set names the replicas after that one, which it withholds it for. */
 export function entryOperation(
   write: Pick<CoordinatedWrite, "kind" | "bin" | "epoch" | "key" | "value">,

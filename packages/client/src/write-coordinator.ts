@@ -38,6 +38,7 @@ import { mustRestamp, reportedReply } from "./remove-count.js";
 import {
   applyCatchingUp,
   type Call,
+  claimOperation,
   entryOperation,
   failedAt,
   forwardTimeoutMs,
@@ -99,7 +100,7 @@ async function claimEverywhere(
   claim: string,
   known: Stamp | undefined,
 ): Promise<Stamp | undefined> {
-  const operation = { claim: { target: target(write, false), writer: write.writer, seq: write.seq, claim } };
+  const operation = claimOperation(write, write.writer, write.seq, claim);
   const held = await Promise.all(
     write.replicas.map((address, i) =>
       call(i, operation).then(

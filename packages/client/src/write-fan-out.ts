@@ -29,7 +29,14 @@ import {
 } from "@binring/core";
 import type { CoordinatorHost } from "./coordinator-host.js";
 import { reportedReply } from "./remove-count.js";
-import { applyCatchingUp, type Call, entryOperation, failedAt, target } from "./replica-apply.js";
+import {
+  applyCatchingUp,
+  type Call,
+  claimOperation,
+  entryOperation,
+  failedAt,
+  target,
+} from "./replica-apply.js";
 import type { ReplicaTransport } from "./replica-transport.js";
 import type { WallTime } from "./wall-time.js";
 import type { CoordinatedWrite } from "./write-request.js";
@@ -187,8 +194,7 @@ export async function claimWithheld(
   claim: string,
   timeoutMs: number,
 ): Promise<boolean> {
-  const { writer, seq } = set.stamp;
-  const operation = { claim: { target: target(set, false), writer, seq, claim } };
+  const operation = claimOperation(set, set.stamp.writer, set.stamp.seq, claim);
   const held = await Promise.all(later.map((address) => host.peers.execute(address, operation, timeoutMs)));
   return held.every(
     (reply) => !reply.claim?.stamp || compareStamps(stampFromWire(reply.claim.stamp), set.stamp) <= 0,
