@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import { uniformInt } from "pure-rand/distribution/uniformInt";
+import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import { describe, expect, it } from "vitest";
 import { ringPoint } from "../src/hash.js";
 import { HashRing, type RingMember } from "../src/ring.js";
@@ -9,15 +11,10 @@ const members = (n: number): RingMember[] =>
 
 const bins = (n: number) => Array.from({ length: n }, (_, i) => `bin-${i}`);
 
-/** Seeded uniform integers in [0, 2^32) (mulberry32), so a failure replays. */
+/** Seeded uniform integers in [0, 2^32), so a failure replays. */
 function randomPoints(count: number, seed = 1): number[] {
-  let state = seed;
-  return Array.from({ length: count }, () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), state | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  });
+  const generator = xoroshiro128plus(seed);
+  return Array.from({ length: count }, () => uniformInt(generator, 0, RING_SIZE - 1));
 }
 
 const arcLength = (start: number, end: number) => (end > start ? end - start : RING_SIZE - start + end);

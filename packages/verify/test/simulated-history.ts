@@ -2,6 +2,8 @@
 // effect at a random point between its invoke and complete, and results come from applying the
 // effects in that order to an in-memory store. Some operations end failed or unknown (their
 // effect applied or not). Seeded, so a failing test replays.
+import { uniformFloat64 } from "pure-rand/distribution/uniformFloat64";
+import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import type { FinalRead, History, Operation, OpKind } from "../src/history.js";
 
 export interface SimulationOptions {
@@ -25,13 +27,8 @@ const KIND_WEIGHTS: [OpKind, number][] = [
 ];
 
 function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), state | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
+  const generator = xoroshiro128plus(seed);
+  return () => uniformFloat64(generator);
 }
 
 export function simulateHistory(options: SimulationOptions = {}): History {

@@ -1,3 +1,5 @@
+import { uniformFloat64 } from "pure-rand/distribution/uniformFloat64";
+import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import { describe, expect, it } from "vitest";
 import { checkListLinearizability, checkRegisterLinearizability } from "../src/check-linearizability.js";
 import type { Operation } from "../src/history.js";
@@ -152,15 +154,10 @@ describe("time budget", () => {
 });
 
 describe("agrees with a brute-force search on random small histories", () => {
-  /** Seeded uniform [0, 1) (mulberry32), so a failure replays. */
+  /** Seeded uniform [0, 1), so a failure replays. */
   function random(seed: number): () => number {
-    let state = seed;
-    return () => {
-      state = (state + 0x6d2b79f5) >>> 0;
-      let t = Math.imul(state ^ (state >>> 15), state | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-    };
+    const generator = xoroshiro128plus(seed);
+    return () => uniformFloat64(generator);
   }
 
   /** Tries every order that respects real time (a before b when a returned before b was called). */

@@ -1,14 +1,10 @@
-// A small seeded generator (mulberry32) for tests, so a failing case can be
-// replayed by its seed.
+// Seeded numbers for tests (pure-rand's xoroshiro128+), so a failing case can
+// be replayed by its seed.
+import { uniformFloat64 } from "pure-rand/distribution/uniformFloat64";
+import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 
 /** Returns a function giving numbers in [0, 1), the same sequence for the same seed. */
 export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
+  const generator = xoroshiro128plus(seed);
+  return () => uniformFloat64(generator);
 }
