@@ -177,6 +177,11 @@ function detailsFromMetadata(metadata: grpc.Metadata | undefined): ErrorDetails 
   };
 }
 
+/** grpc-js ends a failed connection's details with "Resolution note: " even when it has no note to give. */
+function withoutEmptyNote(details: string): string {
+  return details.replace(/\s*Resolution note:\s*$/, "");
+}
+
 /** Maps a failed gRPC call back to the binring error class it stands for, by its code and trailers. */
 export function fromServiceError(error: grpc.ServiceError, address: string): BinringError {
   const details = detailsFromMetadata(error.metadata);
@@ -184,7 +189,7 @@ export function fromServiceError(error: grpc.ServiceError, address: string): Bin
   if (error.code === grpc.status.UNAVAILABLE || error.code === grpc.status.CANCELLED) {
     return errorFromStatus(
       StatusCode.UNAVAILABLE,
-      `backend ${address} unavailable: ${error.details}`,
+      `backend ${address} unavailable: ${withoutEmptyNote(error.details)}`,
       details,
       cause,
     );

@@ -96,6 +96,31 @@ describe("errors on the wire", () => {
     },
   );
 
+  it("names the backend a connection failed to, without grpc-js's empty resolution note", () => {
+    const refused = fromServiceError(
+      serviceError({
+        code: grpc.status.UNAVAILABLE,
+        details:
+          "No connection established. Last error: Error: connect ECONNREFUSED 127.0.0.1:1. Resolution note: ",
+      }),
+      "127.0.0.1:1",
+    );
+    expect(refused).toBeInstanceOf(UnavailableError);
+    expect(refused.message).toBe(
+      "backend 127.0.0.1:1 unavailable: No connection established. Last error: Error: connect ECONNREFUSED 127.0.0.1:1.",
+    );
+    const noted = fromServiceError(
+      serviceError({
+        code: grpc.status.UNAVAILABLE,
+        details: "Name resolution failed. Resolution note: DNS says no",
+      }),
+      "nowhere:1",
+    );
+    expect(noted.message).toBe(
+      "backend nowhere:1 unavailable: Name resolution failed. Resolution note: DNS says no",
+    );
+  });
+
   it("takes the class from the reason, not the message: a reworded message keeps its class", () => {
     const notReady = fromOperationError(
       received({
