@@ -26,13 +26,14 @@ const KIND_WEIGHTS: [OpKind, number][] = [
   ["clock", 10],
 ];
 
-function random(seed: number): () => number {
+/** Seeded uniform [0, 1): the same seed, the same sequence, so a failing test replays. */
+export function seededRandom(seed: number): () => number {
   const generator = xoroshiro128plus(seed);
   return () => uniformFloat64(generator);
 }
 
 export function simulateHistory(options: SimulationOptions = {}): History {
-  const rand = random(options.seed ?? 1);
+  const rand = seededRandom(options.seed ?? 1);
   const processes = options.processes ?? 16;
   const durationMs = options.durationMs ?? 60_000;
   const bins = options.bins ?? 5;

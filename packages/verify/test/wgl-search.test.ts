@@ -1,11 +1,10 @@
-import { uniformFloat64 } from "pure-rand/distribution/uniformFloat64";
-import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import { describe, expect, it } from "vitest";
 import { checkListLinearizability, checkRegisterLinearizability } from "../src/check-linearizability.js";
 import type { Operation } from "../src/history.js";
 import { type ListState, listModel, registerModel } from "../src/models.js";
 import { ILLEGAL, type Model, searchLinearization, type TimedOp } from "../src/wgl-search.js";
 import { append, get, history, listGet, remove, set } from "./history-builders.js";
+import { seededRandom } from "./simulated-history.js";
 
 const forever = () => performance.now() + 60_000;
 
@@ -154,12 +153,6 @@ describe("time budget", () => {
 });
 
 describe("agrees with a brute-force search on random small histories", () => {
-  /** Seeded uniform [0, 1), so a failure replays. */
-  function random(seed: number): () => number {
-    const generator = xoroshiro128plus(seed);
-    return () => uniformFloat64(generator);
-  }
-
   /** Tries every order that respects real time (a before b when a returned before b was called). */
   function bruteForce<S>(model: Model<S, Operation>, history: TimedOp<Operation>[]): boolean {
     const placed = new Array<boolean>(history.length).fill(false);
@@ -200,7 +193,7 @@ describe("agrees with a brute-force search on random small histories", () => {
   });
 
   it("registers", () => {
-    const rand = random(42);
+    const rand = seededRandom(42);
     let illegal = 0;
     for (let round = 0; round < 400; round++) {
       const values = ["a", "b", "c"];
@@ -224,7 +217,7 @@ describe("agrees with a brute-force search on random small histories", () => {
   });
 
   it("the register checker, which drops unseen indefinite writes and bounds seen ones", () => {
-    const rand = random(99);
+    const rand = seededRandom(99);
     let failures = 0;
     for (let round = 0; round < 300; round++) {
       let written = 0;
@@ -247,7 +240,7 @@ describe("agrees with a brute-force search on random small histories", () => {
   });
 
   it("the list checker, which drops unseen indefinite writes and bounds seen ones", () => {
-    const rand = random(123);
+    const rand = seededRandom(123);
     let failures = 0;
     for (let round = 0; round < 300; round++) {
       let written = 0;
@@ -273,7 +266,7 @@ describe("agrees with a brute-force search on random small histories", () => {
   });
 
   it("lists", () => {
-    const rand = random(7);
+    const rand = seededRandom(7);
     let illegal = 0;
     for (let round = 0; round < 300; round++) {
       const values = ["a", "b"];
