@@ -6,12 +6,15 @@
 // twice: under a closed loop that takes all the machine gives (throughput),
 // and under a paced load well below that (latency, the machine not saturated).
 // The cluster's CPU during each (every backend, redis-server and keeper, from
-// /proc) says what a move costs with less noise than the latency does.
+// /proc) says what a move costs with less noise than the latency does; plain
+// CPU load of as many cores beside the paced load says how much of the move's
+// latency that CPU alone explains.
 import { addBackend, BinClient, removeBackend } from "@binring/client";
 import { DEFAULT_KEEPER_TIMING } from "@binring/keeper";
 import { type RawMeasurement, summarise } from "@binring/load";
 import { waitFor } from "../support/wait-for.js";
 import { type Binring, clusterStatus, startBinring } from "./contenders.js";
+import { CpuBurner } from "./cpu-burner.js";
 import { binringProcesses } from "./cpu-cost.js";
 import { WARM_UP_RULE, warmUntilSteady } from "./load-processes.js";
 import { fmt, table } from "./measure.js";
@@ -42,6 +45,16 @@ const COMPLETION_POLL_MS = 250;
  * consecutive 5-s windows 15.6–49.9 ms where the 20 s held 26.3–33.8).
  */
 const IDLE_MS = 20_000;
+/**
+ * The plain CPU loads run beside the paced foreground after the moves, each
+ * taking the cores the paced adds took over idle (median), spread over these
+ * many processes, each as many times as the moves ran, in turn. The spread
+ * matters on these cores: in trials of 0.3 cores beside the paced load, 8
+ * processes raised its p99 ×1.74 and ×2.46 where 3 raised it ×1.43 and ×1.18.
+ * A move's extra CPU is mostly the moving backend's, the rest spread over the
+ * redis-servers and keepers: somewhere between the two spreads.
+ */
+const BURN_SPREADS = [2, 8];
 /** With --quick, the warm-up is cut short: the smoke run checks the tables, not the numbers. */
 const QUICK_WARM_UP_MAX_MS = 3000;
 
@@ -95,6 +108,19 @@ export async function rebalanceBench(settings: BenchSettings): Promise<BenchResu
     const pacedPairs: Pair[] = [];
     for (let r = 0; r < runs; r++)
       pacedPairs.push(await pair(binring, paced, originals[runs + r]!, ideal, idleMs));
+    const addCores = median(
+      pacedPairs.map((p) => Math.max(0, p.changes[0].during.cores - p.idle.cores)).sort((a, b) => a - b),
+    );
+    const burns: Burn[] = [];
+    for (let r = 0; r < runs; r++)
+      for (const processes of BURN_SPREADS)
+        burns.push(await burn(binring, paced, addCores, processes, idleMs));
+    const burnRatios = (processes: number) =>
+      burns
+        .filter((b) => b.processes === processes)
+        .map((b) => b.during.p99Ms / b.idle.p99Ms)
+        .sort((a, b) => a - b);
+    const pacedAdds = pacedPairs.map((p) => p.changes[0].during.p99Ms / p.idle.p99Ms).sort((a, b) => a - b);
 
     const row = (foreground: Foreground, idleLoad: Measurement, change: Change, run: number) => [
       change.name,
@@ -196,6 +222,40 @@ ${pacedPairs[0]!.changes[0].timeline}
 Removing one of the original six:
 
 ${pacedPairs[0]!.changes[1].timeline}
+
+### The move's CPU alone
+
+The paced adds took a median of ${addCores.toFixed(2)} cores over idle. The same paced foreground then
+ran beside plain CPU load of that many cores for ${fmt.ops(idleMs / 1000)} s: child processes that spin
+a share of every few milliseconds, spread over ${BURN_SPREADS.join(" or ")} processes, each load against
+an idle measured just before it. Plain work of that much CPU is about the least a move of that cost
+could do to the foreground on these cores, and the spread matters: many light processes wake up
+and take a core from the foreground more often than a few heavy ones. A move's extra CPU is mostly
+the moving backend's, the rest spread over the redis-servers and keepers (the tables above).
+Median of the plain loads: ${BURN_SPREADS.map((n) => `over ${n} processes **×${median(burnRatios(n)).toFixed(2)}** of idle`).join(", ")}; the paced adds **×${median(pacedAdds).toFixed(2)}**.
+
+${table(
+  [
+    "plain CPU load",
+    "processes",
+    "cores taken (measured)",
+    "cluster cores during (idle)",
+    "p99 during (ms)",
+    "idle p99 (ms)",
+    "p99 vs idle",
+    "errors",
+  ],
+  burns.map((b) => [
+    `${b.wantedCores.toFixed(2)} cores`,
+    b.processes,
+    b.cores.toFixed(2),
+    `${b.during.cores.toFixed(2)} (${b.idle.cores.toFixed(2)})`,
+    fmt.ms(b.during.p99Ms),
+    fmt.ms(b.idle.p99Ms),
+    fmt.times(b.during.p99Ms, b.idle.p99Ms),
+    b.during.errors,
+  ]),
+)}
 `,
     };
   } finally {
@@ -220,6 +280,36 @@ async function pair(
   const idleLoad = await idle(binring, foreground, idleMs);
   const added = await add(binring, foreground, ideal);
   return { idle: idleLoad, changes: [added, await remove(binring, foreground, leaving, ideal)] };
+}
+
+/** The paced foreground idle, then beside plain CPU load of `cores` for as long. */
+interface Burn {
+  wantedCores: number;
+  processes: number;
+  cores: number;
+  idle: Measurement;
+  during: Measurement;
+}
+
+async function burn(
+  binring: Binring,
+  foreground: Foreground,
+  cores: number,
+  processes: number,
+  ms: number,
+): Promise<Burn> {
+  const idleLoad = await idle(binring, foreground, ms);
+  const cpuBefore = clusterCpu(binring);
+  const burner = await CpuBurner.start(cores, processes);
+  const startedAt = performance.now();
+  const endAt = startedAt + ms;
+  const raw = await foreground.run(() => performance.now() >= endAt);
+  const taken = await burner.stop();
+  const during = measured(raw, cpuBefore, clusterCpu(binring), performance.now() - startedAt);
+  progress(
+    `rebalance: beside ${cores.toFixed(2)} cores of plain CPU load over ${processes} processes (${taken.toFixed(2)} taken): p99 ${fmt.ms(during.p99Ms)} ms`,
+  );
+  return { wantedCores: cores, processes, cores: taken, idle: idleLoad, during };
 }
 
 function median(sorted: readonly number[]): number {

@@ -1,7 +1,8 @@
 // The rebalance benchmark keeps working: `--quick` end to end, a backend added
 // to a loaded cluster and one removed, under a closed-loop and then a paced
 // foreground load, every cell filled (the cluster's CPU during each change
-// too), the medians of the runs first, and the paced load second by second.
+// too), the medians of the runs first, the paced load second by second, and
+// the paced load beside plain CPU load of the add's cores over 2 and 8 processes.
 import { expect, test } from "vitest";
 import { runQuick } from "./quick-run.js";
 
@@ -44,4 +45,15 @@ test("npm run bench -- rebalance --quick writes a filled table", { timeout: 120_
   expect(seconds.length).toBeGreaterThanOrEqual(3);
   for (const line of seconds)
     expect(line).toMatch(/^\| \d+–\d+ \| \d+ \| ([\d.]+|–)( \| (\d+\.\d\d|–))+ \|$/);
+  // Plain CPU load of the paced add's extra cores beside the paced foreground, over 2 and over 8 processes.
+  const alone = report.slice(report.indexOf("### The move's CPU alone"));
+  expect(alone).toMatch(
+    /Median of the plain loads: over 2 processes \*\*×[\d.]+\*\* of idle, over 8 processes \*\*×[\d.]+\*\* of idle; the paced adds \*\*×[\d.]+\*\*/,
+  );
+  const burns = alone.split("\n").filter((line) => /^\| [\d.]+ cores \|/.test(line));
+  expect(burns.map((line) => line.split(" | ")[1])).toEqual(["2", "8"]);
+  for (const line of burns)
+    expect(line).toMatch(
+      /^\| [\d.]+ cores \| [28] \| \d+\.\d\d \| \d+\.\d\d \(\d+\.\d\d\) \| [\d.]+ \| [\d.]+ \| (×[\d.]+|–) \| 0 \|$/,
+    );
 });
