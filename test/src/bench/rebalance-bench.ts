@@ -17,6 +17,7 @@ import { type Binring, clusterStatus, startBinring } from "./contenders.js";
 import { CpuBurner } from "./cpu-burner.js";
 import { binringProcesses } from "./cpu-cost.js";
 import { WARM_UP_RULE, warmUntilSteady } from "./load-processes.js";
+import { busyCores, type MachineCpu, machineCpu } from "./machine-cpu.js";
 import { fmt, table } from "./measure.js";
 import { MoveTimeline } from "./move-timeline.js";
 import { cpuByPid } from "./process-cpu.js";
@@ -59,7 +60,13 @@ const BURN_SPREADS = [2, 8];
 const QUICK_WARM_UP_MAX_MS = 3000;
 
 /** A foreground load's numbers, and the cores the cluster used meanwhile. */
-type Measurement = ReturnType<typeof summarise> & { cpuMicros: number; wallMs: number; cores: number };
+type Measurement = ReturnType<typeof summarise> & {
+  cpuMicros: number;
+  wallMs: number;
+  cores: number;
+  /** Cores the whole machine had busy (machine-cpu.ts). */
+  machineCores: number;
+};
 
 interface Change {
   name: string;
@@ -133,6 +140,7 @@ export async function rebalanceBench(settings: BenchSettings): Promise<BenchResu
       fmt.times(change.during.p99Ms, idleLoad.p99Ms),
       change.during.errors,
       `${change.during.cores.toFixed(2)} (${idleLoad.cores.toFixed(2)})`,
+      `${change.during.machineCores.toFixed(2)} (${idleLoad.machineCores.toFixed(2)})`,
       change.copied > 0 ? fmt.ops(extraMicrosPerEntry(change, idleLoad)) : "–",
     ];
     const header = [
@@ -146,13 +154,14 @@ export async function rebalanceBench(settings: BenchSettings): Promise<BenchResu
       "p99 vs idle",
       "errors",
       "cluster cores during (idle)",
+      "machine cores busy during (idle)",
       "extra CPU per entry copied (µs)",
     ];
     const idleLine = (foreground: Foreground, pairs: Pair[]) =>
       `${foreground.label}: ${pairs
         .map(
           ({ idle: load }) =>
-            `${fmt.ops(load.opsPerSecond)} ops/s, p50 ${fmt.ms(load.p50Ms)} ms, p99 ${fmt.ms(load.p99Ms)} ms, cluster ${load.cores.toFixed(2)} cores`,
+            `${fmt.ops(load.opsPerSecond)} ops/s, p50 ${fmt.ms(load.p50Ms)} ms, p99 ${fmt.ms(load.p99Ms)} ms, cluster ${load.cores.toFixed(2)} cores, machine ${load.machineCores.toFixed(2)} cores busy`,
         )
         .join("; ")}`;
     const rows = (foreground: Foreground, pairs: Pair[]) =>
@@ -178,7 +187,9 @@ a stretch is read from every live holder (HAZARDS.md 5), and each entry is appli
 "Cluster cores" is the CPU every backend, redis-server and keeper used while the change ran (from
 /proc), in cores, against the same measured idle; "extra CPU per entry copied" is that difference
 over the change's duration divided by the entries copied: what a move costs per entry, with far less
-noise than its latency. Under the closed loop the foreground does less while the move runs, so
+noise than its latency. "Machine cores busy" is every CPU's time not idle (from /proc/stat: every
+process, the kernel, and time the hypervisor took for others), of the machine's cores: where it
+nears all of them, every call queues, whichever process did the work. Under the closed loop the foreground does less while the move runs, so
 there it reads low; the paced load's figure is the one to compare between builds.
 
 Foreground, on ${FOREGROUND} bins of its own, a set then a get of each key, in the bench's process:
@@ -231,7 +242,9 @@ a share of every few milliseconds, spread over ${BURN_SPREADS.join(" or ")} proc
 an idle measured just before it. Plain work of that much CPU is about the least a move of that cost
 could do to the foreground on these cores, and the spread matters: many light processes wake up
 and take a core from the foreground more often than a few heavy ones. A move's extra CPU is mostly
-the moving backend's, the rest spread over the redis-servers and keepers (the tables above).
+the moving backend's, the rest spread over the redis-servers and keepers (the tables above). The
+machine's busy cores say how near all of them each load came; the paced load alone keeps most of
+them busy, since a call at low concurrency costs several times its share at high.
 Median of the plain loads: ${BURN_SPREADS.map((n) => `over ${n} processes **×${median(burnRatios(n)).toFixed(2)}** of idle`).join(", ")}; the paced adds **×${median(pacedAdds).toFixed(2)}**.
 
 ${table(
@@ -240,6 +253,7 @@ ${table(
     "processes",
     "cores taken (measured)",
     "cluster cores during (idle)",
+    "machine cores busy during (idle)",
     "p99 during (ms)",
     "idle p99 (ms)",
     "p99 vs idle",
@@ -250,6 +264,7 @@ ${table(
     b.processes,
     b.cores.toFixed(2),
     `${b.during.cores.toFixed(2)} (${b.idle.cores.toFixed(2)})`,
+    `${b.during.machineCores.toFixed(2)} (${b.idle.machineCores.toFixed(2)})`,
     fmt.ms(b.during.p99Ms),
     fmt.ms(b.idle.p99Ms),
     fmt.times(b.during.p99Ms, b.idle.p99Ms),
@@ -299,13 +314,13 @@ async function burn(
   ms: number,
 ): Promise<Burn> {
   const idleLoad = await idle(binring, foreground, ms);
-  const cpuBefore = clusterCpu(binring);
+  const cpuBefore = cpuReadings(binring);
   const burner = await CpuBurner.start(cores, processes);
   const startedAt = performance.now();
   const endAt = startedAt + ms;
   const raw = await foreground.run(() => performance.now() >= endAt);
   const taken = await burner.stop();
-  const during = measured(raw, cpuBefore, clusterCpu(binring), performance.now() - startedAt);
+  const during = measured(raw, cpuBefore, cpuReadings(binring), performance.now() - startedAt);
   progress(
     `rebalance: beside ${cores.toFixed(2)} cores of plain CPU load over ${processes} processes (${taken.toFixed(2)} taken): p99 ${fmt.ms(during.p99Ms)} ms`,
   );
@@ -382,7 +397,7 @@ async function during<T>(
   start: () => Promise<unknown>,
   complete: () => Promise<T | undefined>,
 ): Promise<{ ms: number; during: Measurement; timeline: string }> {
-  const cpuBefore = clusterCpu(binring);
+  const cpuBefore = cpuReadings(binring);
   const startedAt = performance.now();
   const timeline = new MoveTimeline(() => roles(binring, moving), startedAt);
   await start();
@@ -404,7 +419,7 @@ async function during<T>(
   const raw = await load;
   return {
     ms,
-    during: measured(raw, cpuBefore, clusterCpu(binring), performance.now() - startedAt),
+    during: measured(raw, cpuBefore, cpuReadings(binring), performance.now() - startedAt),
     timeline: timeline.markdown(),
   };
 }
@@ -432,14 +447,14 @@ async function idle(
   foreground: Foreground,
   ms: number,
 ): Promise<Measurement & { timeline: string }> {
-  const cpuBefore = clusterCpu(binring);
+  const cpuBefore = cpuReadings(binring);
   const startedAt = performance.now();
   const timeline = new MoveTimeline(() => roles(binring), startedAt);
   const endAt = startedAt + ms;
   const raw = await foreground.run(() => performance.now() >= endAt, timeline.observe);
   timeline.stop();
   const result = {
-    ...measured(raw, cpuBefore, clusterCpu(binring), performance.now() - startedAt),
+    ...measured(raw, cpuBefore, cpuReadings(binring), performance.now() - startedAt),
     timeline: timeline.markdown(),
   };
   progress(
@@ -449,17 +464,28 @@ async function idle(
 }
 
 /** The load's numbers, and the CPU the processes alive before and after used over `wallMs`. */
-function measured(
-  raw: RawMeasurement,
-  cpuBefore: ReadonlyMap<number, number>,
-  cpuAfter: ReadonlyMap<number, number>,
-  wallMs: number,
-): Measurement {
+function measured(raw: RawMeasurement, before: CpuReadings, after: CpuReadings, wallMs: number): Measurement {
   const result = summarise(raw);
   raw.histogram.destroy();
   let cpuMicros = 0;
-  for (const [pid, used] of cpuAfter) cpuMicros += used - (cpuBefore.get(pid) ?? used);
-  return { ...result, cpuMicros, wallMs, cores: cpuMicros / (wallMs * 1000) };
+  for (const [pid, used] of after.cluster) cpuMicros += used - (before.cluster.get(pid) ?? used);
+  return {
+    ...result,
+    cpuMicros,
+    wallMs,
+    cores: cpuMicros / (wallMs * 1000),
+    machineCores: busyCores(before.machine, after.machine),
+  };
+}
+
+/** The cluster's CPU by pid and the whole machine's, read together. */
+interface CpuReadings {
+  cluster: Map<number, number>;
+  machine: MachineCpu;
+}
+
+function cpuReadings(binring: Binring): CpuReadings {
+  return { cluster: clusterCpu(binring), machine: machineCpu() };
 }
 
 /** CPU used so far by every backend, redis-server and keeper of the cluster, µs by pid; one that exited is left out. */
