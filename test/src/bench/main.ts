@@ -50,7 +50,7 @@ function writeIndex(dir: string, machine: string): void {
     `${dir}/README.md`,
     `# Benchmark results
 
-Written by \`npm run bench\` (every benchmark; about 25 minutes) or \`npm run bench -- NAME\`; the
+Written by \`npm run bench\` (every benchmark; about 30 minutes) or \`npm run bench -- NAME\`; the
 newest run of each is kept. ${NOISE_NOTE}
 
 Last run's machine: ${machine}.
