@@ -4,24 +4,22 @@
 // For each: the time until the change is complete, what moved against the
 // ideal, and foreground sets and gets during the move against idle. Done
 // twice: under a closed loop that takes all the machine gives (throughput),
-// and under a paced load well below that (latency, the machine not saturated).
-// The cluster's CPU during each (every backend, redis-server and keeper, from
-// /proc) says what a move costs with less noise than the latency does; plain
-// CPU load of as many cores beside the paced load says how much of the move's
-// latency that CPU alone explains.
+// and under a paced load at 40% of its throughput (latency below the cluster's
+// saturation, though on 2 cores that load alone keeps most of the machine
+// busy). The cluster's CPU during each (every backend, redis-server and keeper,
+// from /proc) says what a move costs with less noise than the latency does;
+// plain CPU load of as many cores beside the paced load says how much of the
+// move's latency that CPU alone explains (rebalance-plain-load.ts).
 import { addBackend, BinClient, removeBackend } from "@binring/client";
 import { DEFAULT_KEEPER_TIMING } from "@binring/keeper";
-import { type RawMeasurement, summarise } from "@binring/load";
 import { waitFor } from "../support/wait-for.js";
 import { type Binring, clusterStatus, startBinring } from "./contenders.js";
-import { CpuBurner } from "./cpu-burner.js";
-import { binringProcesses } from "./cpu-cost.js";
 import { WARM_UP_RULE, warmUntilSteady } from "./load-processes.js";
-import { busyCores, type MachineCpu, machineCpu } from "./machine-cpu.js";
 import { fmt, table } from "./measure.js";
 import { MoveTimeline } from "./move-timeline.js";
-import { cpuByPid } from "./process-cpu.js";
 import { closedLoop, FOREGROUND, type Foreground, pacedLoad } from "./rebalance-foreground.js";
+import { cpuReadings, idle, type Measurement, measured, median, roles } from "./rebalance-measure.js";
+import { plainLoadMarkdown, plainLoads } from "./rebalance-plain-load.js";
 import { bulkLoad } from "./repair-bench.js";
 import type { BenchResult } from "./result.js";
 import { type BenchSettings, progress } from "./settings.js";
@@ -46,27 +44,8 @@ const COMPLETION_POLL_MS = 250;
  * consecutive 5-s windows 15.6–49.9 ms where the 20 s held 26.3–33.8).
  */
 const IDLE_MS = 20_000;
-/**
- * The plain CPU loads run beside the paced foreground after the moves, each
- * taking the cores the paced adds took over idle (median), spread over these
- * many processes, each as many times as the moves ran, in turn. The spread
- * matters on these cores: in trials of 0.3 cores beside the paced load, 8
- * processes raised its p99 ×1.74 and ×2.46 where 3 raised it ×1.43 and ×1.18.
- * A move's extra CPU is mostly the moving backend's, the rest spread over the
- * redis-servers and keepers: somewhere between the two spreads.
- */
-const BURN_SPREADS = [2, 8];
 /** With --quick, the warm-up is cut short: the smoke run checks the tables, not the numbers. */
 const QUICK_WARM_UP_MAX_MS = 3000;
-
-/** A foreground load's numbers, and the cores the cluster used meanwhile. */
-type Measurement = ReturnType<typeof summarise> & {
-  cpuMicros: number;
-  wallMs: number;
-  cores: number;
-  /** Cores the whole machine had busy (machine-cpu.ts). */
-  machineCores: number;
-};
 
 interface Change {
   name: string;
@@ -118,15 +97,7 @@ export async function rebalanceBench(settings: BenchSettings): Promise<BenchResu
     const addCores = median(
       pacedPairs.map((p) => Math.max(0, p.changes[0].during.cores - p.idle.cores)).sort((a, b) => a - b),
     );
-    const burns: Burn[] = [];
-    for (let r = 0; r < runs; r++)
-      for (const processes of BURN_SPREADS)
-        burns.push(await burn(binring, paced, addCores, processes, idleMs));
-    const burnRatios = (processes: number) =>
-      burns
-        .filter((b) => b.processes === processes)
-        .map((b) => b.during.p99Ms / b.idle.p99Ms)
-        .sort((a, b) => a - b);
+    const burns = await plainLoads(binring, paced, addCores, runs, idleMs);
     const pacedAdds = pacedPairs.map((p) => p.changes[0].during.p99Ms / p.idle.p99Ms).sort((a, b) => a - b);
 
     const row = (foreground: Foreground, idleLoad: Measurement, change: Change, run: number) => [
@@ -234,44 +205,7 @@ Removing one of the original six:
 
 ${pacedPairs[0]!.changes[1].timeline}
 
-### The move's CPU alone
-
-The paced adds took a median of ${addCores.toFixed(2)} cores over idle. The same paced foreground then
-ran beside plain CPU load of that many cores for ${fmt.ops(idleMs / 1000)} s: child processes that spin
-a share of every few milliseconds, spread over ${BURN_SPREADS.join(" or ")} processes, each load against
-an idle measured just before it. Plain work of that much CPU is about the least a move of that cost
-could do to the foreground on these cores, and the spread matters: many light processes wake up
-and take a core from the foreground more often than a few heavy ones. A move's extra CPU is mostly
-the moving backend's, the rest spread over the redis-servers and keepers (the tables above). The
-machine's busy cores say how near all of them each load came; the paced load alone keeps most of
-them busy, since a call at low concurrency costs several times its share at high.
-Median of the plain loads: ${BURN_SPREADS.map((n) => `over ${n} processes **×${median(burnRatios(n)).toFixed(2)}** of idle`).join(", ")}; the paced adds **×${median(pacedAdds).toFixed(2)}**.
-
-${table(
-  [
-    "plain CPU load",
-    "processes",
-    "cores taken (measured)",
-    "cluster cores during (idle)",
-    "machine cores busy during (idle)",
-    "p99 during (ms)",
-    "idle p99 (ms)",
-    "p99 vs idle",
-    "errors",
-  ],
-  burns.map((b) => [
-    `${b.wantedCores.toFixed(2)} cores`,
-    b.processes,
-    b.cores.toFixed(2),
-    `${b.during.cores.toFixed(2)} (${b.idle.cores.toFixed(2)})`,
-    `${b.during.machineCores.toFixed(2)} (${b.idle.machineCores.toFixed(2)})`,
-    fmt.ms(b.during.p99Ms),
-    fmt.ms(b.idle.p99Ms),
-    fmt.times(b.during.p99Ms, b.idle.p99Ms),
-    b.during.errors,
-  ]),
-)}
-`,
+${plainLoadMarkdown(burns, addCores, pacedAdds, idleMs)}`,
     };
   } finally {
     await client.close();
@@ -295,41 +229,6 @@ async function pair(
   const idleLoad = await idle(binring, foreground, idleMs);
   const added = await add(binring, foreground, ideal);
   return { idle: idleLoad, changes: [added, await remove(binring, foreground, leaving, ideal)] };
-}
-
-/** The paced foreground idle, then beside plain CPU load of `cores` for as long. */
-interface Burn {
-  wantedCores: number;
-  processes: number;
-  cores: number;
-  idle: Measurement;
-  during: Measurement;
-}
-
-async function burn(
-  binring: Binring,
-  foreground: Foreground,
-  cores: number,
-  processes: number,
-  ms: number,
-): Promise<Burn> {
-  const idleLoad = await idle(binring, foreground, ms);
-  const cpuBefore = cpuReadings(binring);
-  const burner = await CpuBurner.start(cores, processes);
-  const startedAt = performance.now();
-  const endAt = startedAt + ms;
-  const raw = await foreground.run(() => performance.now() >= endAt);
-  const taken = await burner.stop();
-  const during = measured(raw, cpuBefore, cpuReadings(binring), performance.now() - startedAt);
-  progress(
-    `rebalance: beside ${cores.toFixed(2)} cores of plain CPU load over ${processes} processes (${taken.toFixed(2)} taken): p99 ${fmt.ms(during.p99Ms)} ms`,
-  );
-  return { wantedCores: cores, processes, cores: taken, idle: idleLoad, during };
-}
-
-function median(sorted: readonly number[]): number {
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 async function add(binring: Binring, foreground: Foreground, ideal: number): Promise<Change> {
@@ -422,80 +321,6 @@ async function during<T>(
     during: measured(raw, cpuBefore, cpuReadings(binring), performance.now() - startedAt),
     timeline: timeline.markdown(),
   };
-}
-
-/** The cluster's processes by part, the backend that joins or leaves on its own. */
-function roles(binring: Binring, moving?: string): Record<string, number[]> {
-  const pids = (members: typeof binring.cluster.members) =>
-    members.flatMap((m) => (m.backend?.child.pid === undefined ? [] : [m.backend.child.pid]));
-  const groups = binringProcesses(binring);
-  return {
-    ...(moving === undefined
-      ? { backends: pids(binring.cluster.members) }
-      : {
-          "moving backend": pids(binring.cluster.members.filter((m) => m.address === moving)),
-          "other backends": pids(binring.cluster.members.filter((m) => m.address !== moving)),
-        }),
-    "redis-servers": groups["redis-servers"] ?? [],
-    keepers: groups.keepers ?? [],
-    "bench process": [process.pid],
-  };
-}
-
-async function idle(
-  binring: Binring,
-  foreground: Foreground,
-  ms: number,
-): Promise<Measurement & { timeline: string }> {
-  const cpuBefore = cpuReadings(binring);
-  const startedAt = performance.now();
-  const timeline = new MoveTimeline(() => roles(binring), startedAt);
-  const endAt = startedAt + ms;
-  const raw = await foreground.run(() => performance.now() >= endAt, timeline.observe);
-  timeline.stop();
-  const result = {
-    ...measured(raw, cpuBefore, cpuReadings(binring), performance.now() - startedAt),
-    timeline: timeline.markdown(),
-  };
-  progress(
-    `rebalance: idle, ${foreground.label}: ${fmt.ops(result.opsPerSecond)} ops/s, p99 ${fmt.ms(result.p99Ms)} ms`,
-  );
-  return result;
-}
-
-/** The load's numbers, and the CPU the processes alive before and after used over `wallMs`. */
-function measured(raw: RawMeasurement, before: CpuReadings, after: CpuReadings, wallMs: number): Measurement {
-  const result = summarise(raw);
-  raw.histogram.destroy();
-  let cpuMicros = 0;
-  for (const [pid, used] of after.cluster) cpuMicros += used - (before.cluster.get(pid) ?? used);
-  return {
-    ...result,
-    cpuMicros,
-    wallMs,
-    cores: cpuMicros / (wallMs * 1000),
-    machineCores: busyCores(before.machine, after.machine),
-  };
-}
-
-/** The cluster's CPU by pid and the whole machine's, read together. */
-interface CpuReadings {
-  cluster: Map<number, number>;
-  machine: MachineCpu;
-}
-
-function cpuReadings(binring: Binring): CpuReadings {
-  return { cluster: clusterCpu(binring), machine: machineCpu() };
-}
-
-/** CPU used so far by every backend, redis-server and keeper of the cluster, µs by pid; one that exited is left out. */
-function clusterCpu(binring: Binring): Map<number, number> {
-  const groups = binringProcesses(binring);
-  return cpuByPid([
-    ...(groups.backends ?? []),
-    ...(groups["redis-servers"] ?? []),
-    ...(groups.keepers ?? []),
-  ]);
 }
 
 /** The CPU a change used beyond the cluster's idle rate over the same time, per entry it copied. */
