@@ -5,7 +5,7 @@
 // latency any work of that much CPU would have on these cores.
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { cpuByPid } from "./process-cpu.js";
+import { cpuByPid, cpuUsedBetween } from "./process-cpu.js";
 
 /** How often each burner spins; short, like a move's batches, so the load is spread rather than in bursts. */
 const PERIOD_MS = 5;
@@ -67,10 +67,8 @@ export class CpuBurner {
 
   /** Stops the burners; the cores they took since they started, as measured. */
   async stop(): Promise<number> {
-    const used = cpuByPid(this.#pids());
+    const micros = cpuUsedBetween(this.#cpuAtStart, cpuByPid(this.#pids()));
     const wallMs = performance.now() - this.#startedAt;
-    let micros = 0;
-    for (const [pid, cpu] of used) micros += cpu - (this.#cpuAtStart.get(pid) ?? cpu);
     await Promise.all(
       this.#children
         .filter((child) => child.exitCode === null && child.signalCode === null)

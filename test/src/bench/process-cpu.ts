@@ -24,3 +24,13 @@ export function cpuByPid(pids: Iterable<number>): Map<number, number> {
   }
   return cpu;
 }
+
+/** CPU µs used between two readings by the processes in both: one that started or exited between them is left out. */
+export function cpuUsedBetween(
+  before: ReadonlyMap<number, number>,
+  after: ReadonlyMap<number, number>,
+): number {
+  let micros = 0;
+  for (const [pid, used] of after) micros += used - (before.get(pid) ?? used);
+  return micros;
+}

@@ -8,7 +8,7 @@ import { binringProcesses } from "./cpu-cost.js";
 import { busyCores, type MachineCpu, machineCpu } from "./machine-cpu.js";
 import { fmt } from "./measure.js";
 import { MoveTimeline } from "./move-timeline.js";
-import { cpuByPid } from "./process-cpu.js";
+import { cpuByPid, cpuUsedBetween } from "./process-cpu.js";
 import type { Foreground } from "./rebalance-foreground.js";
 import { progress } from "./settings.js";
 
@@ -69,8 +69,7 @@ export function measured(
 ): Measurement {
   const result = summarise(raw);
   raw.histogram.destroy();
-  let cpuMicros = 0;
-  for (const [pid, used] of after.cluster) cpuMicros += used - (before.cluster.get(pid) ?? used);
+  const cpuMicros = cpuUsedBetween(before.cluster, after.cluster);
   return {
     ...result,
     cpuMicros,
