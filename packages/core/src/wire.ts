@@ -21,7 +21,7 @@ import type { OperationError, OperationError__Output } from "./generated/binring
 import type { Stamp__Output, Stamp as WireStamp } from "./generated/binring/v1/Stamp.js";
 import type { ProtoGrpcType as KeeperProtoGrpcType } from "./generated/keeper.js";
 import type { ProtoGrpcType } from "./generated/storage.js";
-import { decodeBatchReply, decodeBatchRequest } from "./pipe-decode.js";
+import { decodeApplyRequest, decodeBatchReply, decodeBatchRequest } from "./pipe-decode.js";
 import { encodeBatchReply, encodeBatchRequest } from "./pipe-encode.js";
 import type { Stamp } from "./stamp.js";
 
@@ -40,7 +40,8 @@ let loaded: (ProtoGrpcType & KeeperProtoGrpcType) | undefined;
 /**
  * The binring.v1 package (Storage and Keeper services), loaded once per
  * process. Storage.Pipe, the SDK's data path, encodes and decodes its
- * messages with pipe-encode.ts and pipe-decode.ts: the same wire format, at a fraction of the CPU.
+ * messages with pipe-encode.ts and pipe-decode.ts, and StorageControl.Apply decodes its
+ * requests with pipe-decode.ts: the same wire format, at a fraction of the CPU.
  */
 export function loadProtocol(): (ProtoGrpcType & KeeperProtoGrpcType)["binring"]["v1"] {
   if (!loaded) {
@@ -55,6 +56,8 @@ export function loadProtocol(): (ProtoGrpcType & KeeperProtoGrpcType)["binring"]
       responseSerialize: encodeBatchReply,
       responseDeserialize: decodeBatchReply,
     });
+    const apply = (definition["binring.v1.StorageControl"] as protoLoader.ServiceDefinition).Apply!;
+    apply.requestDeserialize = decodeApplyRequest;
     loaded = grpc.loadPackageDefinition(definition) as unknown as ProtoGrpcType & KeeperProtoGrpcType;
   }
   return loaded.binring.v1;

@@ -2,26 +2,28 @@
 // shapes proto-loader gives: every message below is encoded by each side and
 // decoded by the other, and must come out as proto-loader's own round trip.
 // Messages cover every operation and result kind (errors with every reason), defaults, uint64s around
-// 2^32, 2^53 and 2^64, empty and non-ASCII strings; malformed bytes throw.
+// 2^32, 2^53 and 2^64, empty and non-ASCII strings; malformed bytes throw. The Apply request's
+// decoder (the entries a repair or fill copies) is held to proto-loader's the same way.
 import * as protoLoader from "@grpc/proto-loader";
 import { describe, expect, it } from "vitest";
+import { applyRequestOfFrames, encodeEntryBatch, splitEntryFrames } from "../src/entry-frames.js";
 import { EntryKind } from "../src/generated/binring/v1/EntryKind.js";
 import { ErrorReason } from "../src/generated/binring/v1/ErrorReason.js";
-import type { BatchReply, BatchRequest } from "../src/index.js";
-import { decodeBatchReply, decodeBatchRequest } from "../src/pipe-decode.js";
+import type { ApplyRequest, BatchReply, BatchRequest } from "../src/index.js";
+import { decodeApplyRequest, decodeBatchReply, decodeBatchRequest } from "../src/pipe-decode.js";
 import { encodeBatchReply, encodeBatchRequest } from "../src/pipe-encode.js";
 import { PROTO_DIR } from "../src/wire.js";
 
-/** proto-loader's own (de)serializers for Pipe, with the options binring loads the protocol with. */
-const reference = (
-  protoLoader.loadSync("binring/v1/storage.proto", {
-    longs: String,
-    enums: String,
-    defaults: true,
-    oneofs: true,
-    includeDirs: [PROTO_DIR],
-  })["binring.v1.Storage"] as protoLoader.ServiceDefinition
-).Pipe!;
+/** proto-loader's own (de)serializers for Pipe and Apply, with the options binring loads the protocol with. */
+const definition = protoLoader.loadSync("binring/v1/storage.proto", {
+  longs: String,
+  enums: String,
+  defaults: true,
+  oneofs: true,
+  includeDirs: [PROTO_DIR],
+});
+const reference = (definition["binring.v1.Storage"] as protoLoader.ServiceDefinition).Pipe!;
+const applyReference = (definition["binring.v1.StorageControl"] as protoLoader.ServiceDefinition).Apply!;
 
 const UINT64S = [
   "0",
@@ -163,6 +165,17 @@ const replies: BatchReply[] = Array.from({ length: 80 }, (_, n) => ({
   results: Array.from({ length: n % 12 }, (_, j) => result(n * 5 + j)),
 }));
 
+const applyRequests: ApplyRequest[] = Array.from({ length: 40 }, (_, n) => ({
+  epoch: pick(UINT64S, n),
+  entries: Array.from({ length: n % 9 }, (_, j) => ({
+    bin: pick(STRINGS, n + j),
+    key: pick(STRINGS, n + j + 1),
+    kind: pick(KINDS, n + j),
+    value: pick(STRINGS, n + j + 2),
+    stamp: stamp(n + j),
+  })),
+}));
+
 describe("Pipe codec", () => {
   it("encodes BatchRequest as proto-loader does and decodes it to the same shapes", () => {
     for (const request of requests) {
@@ -207,5 +220,36 @@ describe("Pipe codec", () => {
     expect(() => decodeBatchRequest(Uint8Array.from([0x0a, 0x7f, 0x0a, 0x00]))).toThrow();
     // Wire type 7 does not exist.
     expect(() => decodeBatchReply(Uint8Array.from([0x0f]))).toThrow();
+  });
+});
+
+describe("Apply request decoder", () => {
+  it("decodes what proto-loader encodes, and what a keeper relays, to proto-loader's shapes", () => {
+    for (const request of applyRequests) {
+      const encoded = applyReference.requestSerialize(request);
+      expect(decodeApplyRequest(encoded)).toEqual(applyReference.requestDeserialize(encoded));
+    }
+    const entries = [
+      { bin: "b", key: "k", kind: "set", value: "v", stamp: { clock: 2n ** 64n - 1n, writer: "w", seq: 7 } },
+      { bin: "ключ", key: "", kind: "remove", value: "🦊", stamp: { clock: 0n, writer: "", seq: 0 } },
+    ] as const;
+    const relayed = applyRequestOfFrames(splitEntryFrames(encodeEntryBatch(entries)), 2n ** 64n - 1n);
+    const decoded = decodeApplyRequest(relayed);
+    expect(decoded).toEqual(applyReference.requestDeserialize(relayed));
+    expect(decoded.epoch).toBe("18446744073709551615");
+    expect(decoded.entries[0]!.stamp!.clock).toBe("18446744073709551615");
+  });
+
+  it("keeps the number of a kind unknown here, so the refusal can name it", () => {
+    const encoded = applyReference.requestSerialize({
+      entries: [{ bin: "b", key: "k", kind: 9 as unknown as "ENTRY_KIND_SET", value: "v" }],
+    });
+    expect(decodeApplyRequest(encoded).entries[0]!.kind).toBe("9");
+  });
+
+  it("throws on malformed bytes", () => {
+    const encoded = applyReference.requestSerialize(applyRequests[8]!);
+    expect(() => decodeApplyRequest(encoded.subarray(0, encoded.length - 3))).toThrow();
+    expect(() => decodeApplyRequest(Uint8Array.from([0x0a, 0x7f, 0x0a, 0x00]))).toThrow();
   });
 });
