@@ -150,23 +150,52 @@ describe("garbage on the wire", () => {
     await expectIntact();
   });
 
-  it("answers a gRPC call whose payload is not protobuf with INVALID_ARGUMENT naming the call", async () => {
+  /** The status a raw unary call of `bytes` to `path` ends with. */
+  async function rawUnary(path: string, bytes: Buffer): Promise<grpc.ServiceError | null> {
     const raw = new grpc.Client(backend.address, grpc.credentials.createInsecure());
-    const status = await new Promise<grpc.ServiceError | null>((resolve) => {
-      raw.makeUnaryRequest(
-        "/binring.v1.Storage/Set",
-        () => Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f, 0x12, 0x99]),
-        (bytes: Buffer) => bytes,
-        {},
-        (error) => resolve(error),
+    try {
+      return await new Promise<grpc.ServiceError | null>((resolve) => {
+        raw.makeUnaryRequest(
+          path,
+          () => bytes,
+          (reply: Buffer) => reply,
+          {},
+          (error) => resolve(error),
+        );
+      });
+    } finally {
+      raw.close();
+    }
+  }
+
+  it.each([
+    // Storage.Set goes through proto-loader; StorageControl.Apply through the hand decoder (pipe-decode.ts).
+    ["Set", "/binring.v1.Storage/Set"],
+    ["Apply", "/binring.v1.StorageControl/Apply"],
+  ])(
+    "answers a %s call whose payload is not protobuf with INVALID_ARGUMENT naming the call",
+    async (name, path) => {
+      const status = await rawUnary(path, Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f, 0x12, 0x99]));
+      expect(status?.code).toBe(grpc.status.INVALID_ARGUMENT);
+      expect(status?.details).toMatch(
+        new RegExp(`^${name}: the request \\(7 bytes\\) is not a valid binring\\.v1 message: `),
       );
-    });
-    raw.close();
+      await expectIntact();
+      // The service definition is still the one clients use.
+      expect(loadProtocol().Storage.service.Set.path).toBe("/binring.v1.Storage/Set");
+    },
+  );
+
+  it("refuses an Apply entry of a kind it does not know, naming its number", async () => {
+    // ApplyRequest { entries: [{ bin: "", key: "precious", kind: 9 }] }: field 1, then the entry's key (2) and kind (3).
+    const entry = Buffer.concat([Buffer.from([0x12, 8]), Buffer.from("precious"), Buffer.from([0x18, 9])]);
+    const status = await rawUnary(
+      "/binring.v1.StorageControl/Apply",
+      Buffer.concat([Buffer.from([0x0a, entry.length]), entry]),
+    );
     expect(status?.code).toBe(grpc.status.INVALID_ARGUMENT);
-    expect(status?.details).toMatch(/^Set: the request \(7 bytes\) is not a valid binring\.v1 message: /);
+    expect(status?.details).toMatch(/entries\[0\]\.kind must be SET, APPEND or REMOVE, got 9/);
     await expectIntact();
-    // The service definition is still the one clients use.
-    expect(loadProtocol().Storage.service.Set.path).toBe("/binring.v1.Storage/Set");
   });
 
   it.each([
