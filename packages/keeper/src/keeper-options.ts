@@ -29,9 +29,10 @@ export interface KeeperTiming {
    * about 40 bytes of stamp, kind and framing per entry):
    * fills, and copies off a decommissioned backend; never repairs after a
    * death (rebalance-throttle.ts). Each source reads its share of the rate
-   * from its store (copier.ts `sourceRate`). Every live holder of a stretch is read
-   * (copier.ts), so a fill reads about three times what it applies: at the
-   * default, 100k keys land in under 20 s while a foreground closed loop
+   * from its store (copier.ts `sourceRate`), also when a stretch is read from
+   * its first holder alone; otherwise every live holder is read (copier.ts).
+   * Either way a fill applies about a third of the rate with three holders: at
+   * the default, 100k keys land in under 20 s while a foreground closed loop
    * keeps about half the p99 it had at 4 MiB/s (bench/results/rebalance.md).
    * @default 1572864 (1.5 MiB/s)
    */
