@@ -140,8 +140,7 @@ function readWriteRequest(r: Reader, end: number): WriteRequest__Output {
     timeoutMs: 0,
   };
   readFields(r, end, (field, wireType) => {
-    // A kind from a newer peer, unknown here, reads as UNSPECIFIED, which the backend refuses.
-    if (field === 1) m.kind = ENTRY_KINDS[r.int32()] ?? "ENTRY_KIND_UNSPECIFIED";
+    if (field === 1) m.kind = entryKind(r.int32());
     else if (field === 2) m.entry = readMessage(r, readSetRequest);
     else if (field === 3) m.replicas.push(r.string());
     else if (field === 4) m.coordinator = r.uint32();

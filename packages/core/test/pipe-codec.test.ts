@@ -213,6 +213,15 @@ describe("Pipe codec", () => {
     }
   });
 
+  it("keeps the number of a write's kind unknown here, as proto-loader does, so the refusal can name it", () => {
+    const request = {
+      id: 1,
+      operations: [{ write: { kind: 9 as unknown as "ENTRY_KIND_SET", entry: null } }],
+    };
+    const decoded = decodeBatchRequest(reference.requestSerialize(request));
+    expect(decoded.operations[0]!.write!.kind).toBe("9");
+  });
+
   it("throws on malformed bytes instead of returning a made-up message", () => {
     const encoded = encodeBatchRequest(requests[11]!);
     expect(() => decodeBatchRequest(encoded.subarray(0, encoded.length - 3))).toThrow();
