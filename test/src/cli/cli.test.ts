@@ -71,6 +71,12 @@ describe("bad input", () => {
     const store = await runCli(["backend", "--listen", "127.0.0.1:0", "--store", "bogus"]);
     expect(store.code).toBe(2);
     expect(store.stderr).toMatch(/give --redis URL or --store memory \(got --store "bogus"\)/);
+    const noStore = await runCli(["backend", "--listen", "127.0.0.1:0"]);
+    expect(noStore.code).toBe(2);
+    expect(noStore.stderr.trim()).toBe("binring backend: give --redis URL or --store memory");
+    const noUrl = await runCli(["backend", "--listen", "127.0.0.1:0", "--store", "redis"]);
+    expect(noUrl.code).toBe(2);
+    expect(noUrl.stderr.trim()).toBe("--store redis needs --redis URL");
     const listen = await runCli(["backend", "--listen", "nowhere", "--store", "memory"]);
     expect(listen.stderr).toMatch(/--listen must be HOST:PORT, got "nowhere"/);
     const noKeepers = await runCli(["keeper", "--config", cluster.configPath, "--index", "0"]);

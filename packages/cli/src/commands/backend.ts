@@ -123,10 +123,14 @@ export async function backendCommand(args: string[]): Promise<void> {
   const listen = parseAddress("listen", values.listen);
   const http = values.http === undefined ? undefined : parseAddress("http", values.http);
   const storeKind = values.store ?? (values.redis ? "redis" : undefined);
+  if (storeKind === undefined) throw new CliError("binring backend: give --redis URL or --store memory");
   if (storeKind !== "redis" && storeKind !== "memory") {
     throw new CliError(
       `binring backend: give --redis URL or --store memory (got ${flagName("store")} ${JSON.stringify(values.store)})`,
     );
+  }
+  if (storeKind === "redis" && values.redis === undefined) {
+    throw new CliError(`${flagName("store")} redis needs ${flagName("redis")} URL`);
   }
   if (storeKind === "redis" && !/^(redis:\/\/|unix:\/\/\/)/.test(values.redis ?? "")) {
     throw new CliError(
