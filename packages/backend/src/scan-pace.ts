@@ -1,6 +1,6 @@
 // Paces a Scan to the rate its caller asked for: a keeper's rebalancing copy
-// asks each source for its share of the rebalance rate. The keeper paces what
-// it takes from the sources too, but that alone does not pace the sources:
+// asks each source for the rebalance rate. The keeper paces what it applies
+// from the sources too, but that alone does not pace the sources:
 // the stream's buffers on both sides let a source read a whole copy task from
 // its store at once, and three sources doing so together held up every client
 // call on them for a few hundred milliseconds at the start of each task

@@ -31,10 +31,14 @@ export interface CopyContext {
   progress: CopyProgress;
   /** Checked between batches: true stops the copy (this keeper no longer owns the work). */
   stop?: () => boolean;
-  /** Awaited with each batch's bytes as it is read from a source: paces a rebalancing copy (rebalance-throttle.ts). */
+  /**
+   * Awaited with the bytes of each batch about to be applied to the target
+   * (entries another source already sent it not counted): paces a rebalancing
+   * copy (rebalance-throttle.ts).
+   */
   pace?: (bytes: number) => Promise<void>;
   /**
-   * Bytes per second a task's sources may read together, each its share
+   * Bytes per second each source of a task is asked to read
    * (ScanRequest.bytes_per_second): `pace` alone lets a source read a whole
    * task ahead of it, into the stream's buffers. Undefined: unpaced.
    */
@@ -70,10 +74,15 @@ export function scanIdleTimeoutMs(rate: number): number {
 /** The largest rate a Scan request carries (a uint32); faster is as good as unpaced. */
 const MAX_SCAN_RATE = 2 ** 32 - 1;
 
-/** What each source of `task` is asked to read at most, per second: its share of the rate; 0 unpaced. */
-export function sourceRate(task: CopyTask, readRate: number | undefined): number {
+/**
+ * What each source of a paced copy is asked to read at most, per second: the
+ * whole rate, also beside the stretch's other holders, as each holds about the
+ * whole stretch and the copy applies each entry once (TaskEntries), so a copy
+ * lands at about the rate either way; 0 unpaced.
+ */
+export function sourceRate(readRate: number | undefined): number {
   if (readRate === undefined) return 0;
-  return Math.min(MAX_SCAN_RATE, Math.max(1, Math.floor(readRate / task.sources.length)));
+  return Math.min(MAX_SCAN_RATE, Math.max(1, Math.floor(readRate)));
 }
 
 /**
@@ -135,7 +144,7 @@ async function copyFrom(
   const target = context.channel(task.target);
   const inFlight = new Set<Promise<void>>();
   let failure: unknown;
-  const rate = sourceRate(task, context.readRate);
+  const rate = sourceRate(context.readRate);
   const batchSize = rate > 0 ? Math.min(context.batchSize, PACED_BATCH_SIZE) : context.batchSize;
   const scan = context
     .channel(source)
@@ -143,11 +152,10 @@ async function copyFrom(
   for await (const scanned of scan) {
     if (failure) throw failure;
     if (context.stop?.()) throw new Error("copy stopped: the work was handed over");
-    // Paced by what is read, duplicates included: reading them costs the sources as much.
-    await context.pace?.(frameBytes(scanned));
     const frames = sent ? sent.unsent(scanned) : scanned;
     context.progress.duplicatesSkipped += scanned.length - frames.length;
     if (frames.length === 0) continue;
+    await context.pace?.(frameBytes(frames));
     const apply: Promise<void> = target.applyFrames(frames, context.epoch(), 60_000).then(
       () => {
         context.progress.entriesCopied += frames.length;

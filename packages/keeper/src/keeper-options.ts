@@ -24,17 +24,16 @@ export interface KeeperTiming {
   /** Entries per Scan message and per Apply call while copying. @default 2000 */
   copyBatchSize: number;
   /**
-   * Bytes per second a keeper's rebalancing copies may read from their
-   * sources, counted as the entries are encoded (bins, keys, values, and
-   * about 40 bytes of stamp, kind and framing per entry):
-   * fills, and copies off a decommissioned backend; never repairs after a
-   * death (rebalance-throttle.ts). Each source reads its share of the rate
-   * from its store (copier.ts `sourceRate`), also when a stretch is read from
-   * its first holder alone; otherwise every live holder is read (copier.ts).
-   * Either way a fill applies about a third of the rate with three holders: at
-   * the default, 100k keys land in under 20 s while a foreground closed loop
-   * keeps about half the p99 it had at 4 MiB/s (bench/results/rebalance.md).
-   * @default 1572864 (1.5 MiB/s)
+   * Bytes per second a keeper's rebalancing copies apply to their targets,
+   * counted as the entries are encoded (bins, keys, values, and about 40
+   * bytes of stamp, kind and framing per entry): fills, and copies off a
+   * decommissioned backend; never repairs after a death
+   * (rebalance-throttle.ts). It is the rate `binring status` shows a move
+   * at. Each source is asked to read no faster (copier.ts `sourceRate`): a
+   * stretch read from its first holder alone is read at the rate, one read
+   * from every live holder at the rate from each. At the default, 100k keys
+   * land on an added backend in under 20 s (bench/results/rebalance.md).
+   * @default 524288 (512 KiB/s)
    */
   rebalanceBytesPerSecond: number;
 }
@@ -46,7 +45,7 @@ export const DEFAULT_KEEPER_TIMING: Readonly<KeeperTiming> = Object.freeze({
   leaseMs: 2500,
   clockSyncIntervalMs: 500,
   copyBatchSize: 2000,
-  rebalanceBytesPerSecond: 1536 * 1024,
+  rebalanceBytesPerSecond: 512 * 1024,
 });
 
 /** The settings waited out as time (timers, and the lease a backend counts down): each at most one timer. */

@@ -85,6 +85,7 @@ async function copy(
   readRate?: number,
   batchSize = 2,
   firstHolder?: string,
+  pace?: (bytes: number) => Promise<void>,
 ) {
   const progress: CopyProgress = {
     entriesCopied: 0,
@@ -107,6 +108,7 @@ async function copy(
       logger: pino({ level: "silent" }),
       progress,
       readRate,
+      ...(pace === undefined ? {} : { pace }),
     },
   );
   return { complete, progress };
@@ -128,6 +130,22 @@ describe("a copy task", () => {
     expect(keysOf(stores.target.applied)).toEqual(["b/k1=v", "b/k2=v", "b/k3=v", "b/k4=v"]);
     expect(progress.entriesCopied).toBe(4);
     expect(progress.duplicatesSkipped).toBe(5);
+  });
+
+  it("paces what it applies to the target, not the duplicates its sources send", async () => {
+    const entries = ["k1", "k2", "k3", "k4"].map((key) => entry(key));
+    const stores = {
+      a: new FakeStore(entries),
+      b: new FakeStore(entries),
+      c: new FakeStore(entries),
+      target: new FakeStore(),
+    };
+    let paced = 0;
+    const { progress } = await copy(stores, ["a", "b", "c"], 1000, 2, undefined, async (bytes) => {
+      paced += bytes;
+    });
+    expect(progress.duplicatesSkipped).toBe(8);
+    expect(paced).toBe(progress.bytesCopied);
   });
 
   it("applies different entries that share a stamp, or whose names run together alike", async () => {
@@ -159,7 +177,7 @@ describe("a copy task", () => {
     expect(keysOf(stores.target.applied)).toEqual(["b/k1=v"]);
   });
 
-  it("asks each source for its share of the read rate in small batches, and an unpaced copy for neither", async () => {
+  it("asks each source for the read rate in small batches, and an unpaced copy for neither", async () => {
     const sources = ["a", "b", "c"] as const;
     const stores = () => ({
       a: new FakeStore(),
@@ -171,7 +189,7 @@ describe("a copy task", () => {
     await copy(paced, [...sources], 3001, 2000);
     expect(sources.map((s) => paced[s].scans)).toEqual(
       sources.map(() => [
-        { rate: 1000, batchSize: PACED_BATCH_SIZE, idleTimeoutMs: scanIdleTimeoutMs(1000) },
+        { rate: 3001, batchSize: PACED_BATCH_SIZE, idleTimeoutMs: scanIdleTimeoutMs(3001) },
       ]),
     );
     const unpaced = stores();
@@ -180,9 +198,8 @@ describe("a copy task", () => {
       sources.map(() => [{ rate: 0, batchSize: 2000, idleTimeoutMs: 60_000 }]),
     );
     // Past what a Scan request carries it is as good as unpaced; never below one byte a second.
-    const task = { target: "target", sources: [...sources], ranges: [...WHOLE_RING] };
-    expect(sourceRate(task, 3 * 2 ** 40)).toBe(2 ** 32 - 1);
-    expect(sourceRate(task, 1)).toBe(1);
+    expect(sourceRate(2 ** 40)).toBe(2 ** 32 - 1);
+    expect(sourceRate(1)).toBe(1);
   });
 
   describe("with a first holder", () => {
@@ -196,13 +213,13 @@ describe("a copy task", () => {
       };
     };
 
-    it("reads that one alone while it is ready, at its share of the rate", async () => {
+    it("reads that one alone while it is ready, at the rate", async () => {
       const stores = holders();
       const { complete } = await copy(stores, ["a", "b"], 2000, 2000, "a");
       expect(complete).toBe(true);
       expect(keysOf(stores.target.applied)).toEqual(["b/k1=v", "b/k2=v"]);
       expect(stores.a.scans).toEqual([
-        { rate: 1000, batchSize: PACED_BATCH_SIZE, idleTimeoutMs: scanIdleTimeoutMs(1000) },
+        { rate: 2000, batchSize: PACED_BATCH_SIZE, idleTimeoutMs: scanIdleTimeoutMs(2000) },
       ]);
       expect(stores.b.scans).toEqual([]);
     });

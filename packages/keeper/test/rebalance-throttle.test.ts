@@ -62,12 +62,13 @@ async function addBackend(rebalanceBytesPerSecond?: number): Promise<{ took: num
 }
 
 describe("an added backend's fill", () => {
-  it("is paced to the keeper's rebalance rate, each source reading its share of it", async () => {
+  it("is paced to the keeper's rebalance rate, each source asked for the rate", async () => {
     const unpaced = await addBackend();
     const paced = await addBackend(5000);
-    // The new backend's share of 60 bins of 2 KB, read from each of their holders: over 8 s at 5 KB/s.
+    // The new backend's share of 60 bins of 2 KB (about 60 KB) applied at 5 KB/s: about 12 s. The
+    // in-process backends only record the rate a Scan asks for: here the keeper's throttle paces.
     expect(paced.took - unpaced.took).toBeGreaterThan(8000);
-    // Every stretch the new backend takes had 3 holders, each asked for a third of the rate.
-    expect(new Set(paced.scanRates)).toEqual(new Set([Math.floor(5000 / 3)]));
+    expect(paced.took - unpaced.took).toBeLessThan(20_000);
+    expect(new Set(paced.scanRates)).toEqual(new Set([5000]));
   });
 });

@@ -151,8 +151,7 @@ add-backend\` calls), and, once that is complete, one of the original six is rem
 again under the second foreground load. "Complete": the added backend is ready and no keeper has
 work left (the former holders dropped what they gave up); the removed one has left every keeper's
 list. Keepers at their defaults (rebalance rate
-${fmt.ops(DEFAULT_KEEPER_TIMING.rebalanceBytesPerSecond / 1024)} KiB/s read from the sources between them, each reading its share: a stretch read
-from its first holder alone is read at that holder's share, a third of the rate with three live holders). "Keys on
+${fmt.ops(DEFAULT_KEEPER_TIMING.rebalanceBytesPerSecond / 1024)} KiB/s applied to the target, each source reading no faster). "Keys on
 the new replicas" is what the added backend holds at the end against its ideal share (a seventh of
 all copies). "Entries copied" counts every entry applied by the fill or the decommission's repair:
 a stretch is read from its first holder alone where that one suffices, otherwise from every live

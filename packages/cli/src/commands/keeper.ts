@@ -26,7 +26,7 @@ const TIMING_FLAGS = {
   "copy-batch": ["copyBatchSize", "entries per batch when a repair copies (paced copies: at most 1000)"],
   "rebalance-rate": [
     "rebalanceBytesPerSecond",
-    "bytes per second a keeper's fills and decommissions may copy (repairs after a death are not held to it)",
+    "bytes per second a keeper's fills and decommissions apply to their targets, each source reading no faster (repairs after a death are not held to it)",
   ],
 } as const satisfies Record<string, readonly [keyof KeeperTiming, string]>;
 
