@@ -32,6 +32,7 @@ export {
   type RepairReport,
 } from "./keeper-status-client.js";
 export { keepersKeptByBackends } from "./kept-keepers.js";
+export { type RepairPace, repairPace } from "./repair-pace.js";
 export type { ReplicaTransport } from "./replica-transport.js";
 export { parseSabotage, SABOTAGES, type Sabotage } from "./sabotage.js";
 export { StorageClient, type StorageClientOptions } from "./storage-client.js";

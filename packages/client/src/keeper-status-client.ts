@@ -12,6 +12,7 @@ import {
   type TlsFiles,
   wireToBigint,
 } from "@binring/core";
+import { repairPace } from "./repair-pace.js";
 
 /** A backend's state as a keeper reports it. */
 export type BackendHealth = "unknown" | "ready" | "suspect" | "dead" | "filling";
@@ -80,10 +81,13 @@ export interface RepairReport {
   recovered?: boolean;
   runningMs?: number;
   entriesCopied?: number;
-  /** UTF-8 bytes of the copied entries' bins, keys and values. */
+  /** Bytes applied: the entries as encoded on the wire (bins, keys, values, stamps and framing). */
   bytesCopied?: number;
   tasksDone?: number;
   tasksTotal?: number;
+  /** The pace so far and the time left at it (repair-pace.ts). */
+  bytesPerSecond?: number;
+  etaMs?: number;
 }
 
 export interface CompletedRepairReport {
@@ -132,23 +136,17 @@ function backendFromWire(b: StatusBackend__Output): BackendReport {
 }
 
 function repairFromWire(r: StatusRepair__Output): RepairReport {
+  const about = { ...(r.id ? { id: r.id } : {}), kind: r.kind, backend: r.backend, state: r.state };
   const progress = r.progress;
-  return {
-    ...(r.id ? { id: r.id } : {}),
-    kind: r.kind,
-    backend: r.backend,
-    state: r.state,
-    ...(progress
-      ? {
-          recovered: progress.recovered,
-          runningMs: Number(progress.runningMs),
-          entriesCopied: Number(progress.entriesCopied),
-          bytesCopied: Number(progress.bytesCopied),
-          tasksDone: progress.tasksDone,
-          tasksTotal: progress.tasksTotal,
-        }
-      : {}),
+  if (!progress) return about;
+  const running = {
+    runningMs: Number(progress.runningMs),
+    entriesCopied: Number(progress.entriesCopied),
+    bytesCopied: Number(progress.bytesCopied),
+    tasksDone: progress.tasksDone,
+    tasksTotal: progress.tasksTotal,
   };
+  return { ...about, recovered: progress.recovered, ...running, ...repairPace(running) };
 }
 
 /** The report as the keeper's HTTP /status serves it. */

@@ -1,10 +1,11 @@
 // The keeper's status as operators read it (HTTP /status, the Status call,
 // `binring status`): the keepers and their slices, each backend's state and
 // last answer, and repairs running, queued, committing or being recovered.
-import type { KeeperStatus } from "@binring/client";
+import { type KeeperStatus, type RepairReport, repairPace } from "@binring/client";
 import type { IntentCommit } from "./intent-commit.js";
 import type { IntentRecovery } from "./intent-recovery.js";
 import type { KeeperState } from "./keeper-state.js";
+import type { RunningRepair } from "./repair-job.js";
 import type { RepairRunner } from "./repair-runner.js";
 
 export interface StatusSources {
@@ -75,19 +76,7 @@ export function statusReport({
       };
     }),
     repairs: [
-      ...(running
-        ? [
-            {
-              id: running.job.id,
-              kind: running.job.kind,
-              backend: running.job.backend,
-              state: "running",
-              recovered: running.job.recovered,
-              runningMs: Math.round(now - running.startedAt),
-              ...running.progress,
-            },
-          ]
-        : []),
+      ...(running ? [runningReport(running, now)] : []),
       ...runner.queued.map((job) => ({ id: job.id, kind: job.kind, backend: job.backend, state: "queued" })),
       ...commits.pending.map((job) => ({
         id: job.id,
@@ -99,5 +88,20 @@ export function statusReport({
     ],
     completedRepairs: [...runner.completed],
     offRing: state.selfStatus === "off-ring",
+  };
+}
+
+function runningReport(running: RunningRepair, now: number): RepairReport {
+  const { job, progress } = running;
+  const runningMs = Math.round(now - running.startedAt);
+  return {
+    id: job.id,
+    kind: job.kind,
+    backend: job.backend,
+    state: "running",
+    recovered: job.recovered,
+    runningMs,
+    ...progress,
+    ...repairPace({ runningMs, ...progress }),
   };
 }

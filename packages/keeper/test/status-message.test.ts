@@ -97,6 +97,8 @@ const REPORT: KeeperStatus = {
       bytesCopied: 4096,
       tasksDone: 1,
       tasksTotal: 4,
+      bytesPerSecond: 16384,
+      etaMs: 750,
     },
     { id: "r2", kind: "repair", backend: "b0", state: "queued" },
     { id: "r3", kind: "repair", backend: "b2", state: "committing" },

@@ -1,7 +1,8 @@
 // `binring keeper --rebalance-rate N` on real processes: a fill applies about N
 // bytes a second to the backend it fills, the rate `binring status` shows,
-// however its stretches are read (keeper-options.ts `rebalanceBytesPerSecond`).
-import { BinClient } from "@binring/client";
+// however its stretches are read (keeper-options.ts `rebalanceBytesPerSecond`);
+// `binring status --json` gives that pace and the time left.
+import { BinClient, type KeeperStatus, type RepairReport } from "@binring/client";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   type BackendProcess,
@@ -32,6 +33,14 @@ interface Sample {
   bytesCopied: number;
 }
 
+/** The running fill of `backend` as `binring status --json` reports it, if one runs. */
+async function runningFillFromCli(config: string, backend: string): Promise<RepairReport | undefined> {
+  const run = await runCli(["status", "--json", "--config", config]);
+  expect(run.code).toBe(0);
+  const status = JSON.parse(run.stdout) as KeeperStatus;
+  return status.repairs.find((r) => r.kind === "fill" && r.backend === backend && r.state === "running");
+}
+
 describe("the rebalance rate", () => {
   it("is what a fill applies per second to the backend it fills", async () => {
     cluster = await LocalCluster.start({
@@ -54,12 +63,14 @@ describe("the rebalance rate", () => {
     void adding.finally(() => {
       done = true;
     });
+    let fromCli: RepairReport | undefined;
     while (!done) {
       const fill = (await keeperStatus(http)).repairs.find(
         (r) => r.kind === "fill" && r.backend === added!.address && r.state === "running",
       );
       if (fill?.runningMs !== undefined && fill.bytesCopied !== undefined && fill.bytesCopied > 0) {
         samples.push({ runningMs: fill.runningMs, bytesCopied: fill.bytesCopied });
+        fromCli ??= await runningFillFromCli(c.configPath, added.address);
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -76,5 +87,12 @@ describe("the rebalance rate", () => {
     const rate = ((final - first.bytesCopied) * 1000) / (last.runningMs - first.runningMs);
     expect(rate).toBeLessThan(RATE * 1.25);
     expect(rate).toBeGreaterThan(RATE * 0.6);
+
+    // `binring status --json` gives the pace its table shows: the rate so far and the time left.
+    expect(fromCli).toBeDefined();
+    expect(fromCli!.bytesPerSecond).toBe(Math.round((fromCli!.bytesCopied! * 1000) / fromCli!.runningMs!));
+    if (fromCli!.tasksDone! > 0 && fromCli!.tasksDone! < fromCli!.tasksTotal!) {
+      expect(fromCli!.etaMs).toBeGreaterThan(0);
+    }
   });
 });

@@ -2,7 +2,7 @@
 // keeper (alive or not, its slice, its work in hand), then every backend. With --watch it
 // asks again every --interval: redrawn in place on a terminal, one block after another otherwise.
 import { setTimeout as sleep } from "node:timers/promises";
-import type { KeeperStatus, RepairReport } from "@binring/client";
+import { type KeeperStatus, type RepairReport, repairPace } from "@binring/client";
 import { MAX_TIMER_MS } from "@binring/core";
 import { formatDuration, parseDuration, parseFlags } from "../args.js";
 import { CliError } from "../cli-error.js";
@@ -133,9 +133,9 @@ export function runningRepair(repair: RepairReport): string {
   const total = repair.tasksTotal ?? 0;
   const ms = repair.runningMs ?? 0;
   const bytes = repair.bytesCopied ?? 0;
-  const rate = ms > 0 ? `${formatBytes((bytes * 1000) / ms)}/s` : "-";
-  const leftS = done > 0 && done < total ? Math.ceil((ms * (total - done)) / done / 1000) : 0;
-  const eta = leftS > 0 ? `, about ${leftS} s left` : "";
+  const pace = repairPace({ runningMs: ms, bytesCopied: bytes, tasksDone: done, tasksTotal: total });
+  const rate = ms > 0 ? `${formatBytes(pace.bytesPerSecond)}/s` : "-";
+  const eta = pace.etaMs ? `, about ${Math.ceil(pace.etaMs / 1000)} s left` : "";
   return `${repair.kind} ${repair.backend}: ${progressBar(total > 0 ? done / total : 0)} ${done}/${total} copies, ${repair.entriesCopied ?? 0} entries, ${formatBytes(bytes)} in ${(ms / 1000).toFixed(1)} s (${rate}${eta})`;
 }
 
