@@ -25,6 +25,7 @@ import {
   type TombstoneSweep,
   WRITE_RECORD_TTL_SECONDS,
 } from "./store-engine.js";
+import { TimedRecords } from "./timed-records.js";
 
 interface StoredList {
   /** live appends as [encoded stamp, value], kept sorted by stamp, then value bytes (Redis's member order) */
@@ -37,6 +38,9 @@ interface StoredList {
 
 interface BinData {
   point: number;
+  /** string keys with a non-empty value, and lists with a live append: counted as they change, for stats */
+  liveKeys: number;
+  liveLists: number;
   /** key -> encoded stamp .. value, deletions included */
   strings: Map<string, string>;
   lists: Map<string, StoredList>;
@@ -46,8 +50,6 @@ const STAMP_LENGTH = 40;
 
 /** A tombstone as the sweep finds it: a deleted string key, or a list value's latest remove. */
 interface TombstoneRecord {
-  /** ms since epoch when it was stored here */
-  storedAt: number;
   bin: string;
   key: string;
   /** the removed list value; undefined for a deleted string key */
@@ -55,17 +57,25 @@ interface TombstoneRecord {
 }
 
 export class MemoryEngine implements StoreEngine {
+  /** Wall time in ms since epoch, for expiries and tombstone ages (as Redis's TIME and EX are for the Redis engine). */
+  readonly #now: () => number;
   readonly #bins = new Map<string, BinData>();
-  /** encoded stamp of a remove -> [removed count, decided by its writer on a ready backend, expiry in ms since epoch] */
-  readonly #removeResults = new Map<string, [number, boolean, number]>();
-  /** encoded stamp of an append a remove deleted here -> expiry in ms since epoch */
-  readonly #removedAppends = new Map<string, number>();
-  /** a write's writer and seq (a stamp's last 24 characters) -> [largest stamp applied for it, expiry in ms since epoch] */
-  readonly #writeRecords = new Map<string, [string, number]>();
+  /** The bins' keys and lists summed: stats answers every heartbeat, so it must not walk the data. */
+  readonly #counts = { keys: 0, lists: 0 };
+  /** encoded stamp of a remove -> [removed count, decided by its writer on a ready backend], until its expiry (ms since epoch) */
+  readonly #removeResults = new TimedRecords<[number, boolean]>();
+  /** encoded stamps of the appends a remove deleted here, until their expiry */
+  readonly #removedAppends = new TimedRecords<true>();
+  /** a write's writer and seq (a stamp's last 24 characters) -> the largest stamp applied for it, until its expiry */
+  readonly #writeRecords = new TimedRecords<string>();
   #clockReservation = 0n;
   #membership: string | null = null;
-  /** Tombstones in the order they were stored (a replaced one moves to the end), for the sweep. */
-  readonly #tombstonesByAge = new Map<string, TombstoneRecord>();
+  /** Tombstones by when they were stored here, ms since epoch (a replaced one counts from its replacement), for the sweep. */
+  readonly #tombstonesByAge = new TimedRecords<TombstoneRecord>();
+
+  constructor(options: { now?: () => number } = {}) {
+    this.#now = options.now ?? Date.now;
+  }
 
   async apply(entries: readonly Entry[], decides = false, limited = false): Promise<ApplyOutcome[]> {
     let refused: Error | undefined;
@@ -91,15 +101,11 @@ export class MemoryEngine implements StoreEngine {
   /** As lua/apply-entries.lua `record`: the largest stamp applied for the stamp's write. */
   #record(stamp: string): void {
     const write = stamp.slice(16);
+    const now = this.#now();
+    this.#writeRecords.takeDue(now - 1);
     const held = this.#writeRecords.get(write);
-    const now = Date.now();
-    if (held && held[1] >= now && held[0] >= stamp) return;
-    this.#writeRecords.delete(write);
-    this.#writeRecords.set(write, [stamp, now + WRITE_RECORD_TTL_SECONDS * 1000]);
-    for (const [old, [, expiresAt]] of this.#writeRecords) {
-      if (expiresAt >= now) break;
-      this.#writeRecords.delete(old);
-    }
+    if (held && held.value >= stamp) return;
+    this.#writeRecords.set(write, stamp, now + WRITE_RECORD_TTL_SECONDS * 1000);
   }
 
   async holdsAppend(bin: string, key: string, value: string, stamp: Stamp): Promise<boolean> {
@@ -113,7 +119,7 @@ export class MemoryEngine implements StoreEngine {
 
   async claim(writer: string, seq: number): Promise<Stamp | null> {
     const held = this.#writeRecords.get(encodeStamp({ clock: 0n, writer, seq }).slice(16));
-    return held && held[1] >= Date.now() ? decodeStamp(held[0]) : null;
+    return held && held.at >= this.#now() ? decodeStamp(held.value) : null;
   }
 
   /** What applying the entry did, or for a limited append refused by MAX_LIST_BYTES its list's bytes. */
@@ -123,8 +129,10 @@ export class MemoryEngine implements StoreEngine {
     if (entry.kind === "set") {
       const current = bin.strings.get(entry.key);
       if (current === undefined || outranks(stamp, entry.value, current)) {
+        const wasLive = current !== undefined && current.length > STAMP_LENGTH;
+        this.#count(bin, Number(entry.value !== "") - Number(wasLive), 0);
         bin.strings.set(entry.key, stamp + entry.value);
-        if (entry.value === "") this.#noteTombstone({ storedAt: Date.now(), bin: entry.bin, key: entry.key });
+        if (entry.value === "") this.#noteTombstone({ bin: entry.bin, key: entry.key });
       }
       return { removed: 0, superseded: false, countDecided: false };
     }
@@ -144,6 +152,7 @@ export class MemoryEngine implements StoreEngine {
       if (there?.[0] !== stamp || there[1] !== entry.value) {
         const bytes = listElementBytes(entry.value);
         if (limited && list.bytes + bytes > MAX_LIST_BYTES) return list.bytes;
+        if (list.appends.length === 0) this.#count(bin, 0, 1);
         list.appends.splice(at, 0, [stamp, entry.value]);
         list.bytes += bytes;
       }
@@ -151,51 +160,43 @@ export class MemoryEngine implements StoreEngine {
     }
     if (tombstone !== undefined && tombstone >= stamp) return this.#rememberedRemoval(stamp);
     list.tombstones.set(entry.value, stamp);
-    this.#noteTombstone({ storedAt: Date.now(), bin: entry.bin, key: entry.key, value: entry.value });
-    this.#forgetExpiredRemovals();
-    const expiresAt = Date.now() + REMOVE_RESULT_TTL_SECONDS * 1000;
+    this.#noteTombstone({ bin: entry.bin, key: entry.key, value: entry.value });
+    const now = this.#now();
+    this.#removeResults.takeDue(now - 1);
+    this.#removedAppends.takeDue(now - 1);
+    const expiresAt = now + REMOVE_RESULT_TTL_SECONDS * 1000;
     const kept: [string, string][] = [];
     for (const append of list.appends) {
-      if (append[1] === entry.value && append[0] < stamp) this.#removedAppends.set(append[0], expiresAt);
+      if (append[1] === entry.value && append[0] < stamp)
+        this.#removedAppends.set(append[0], true, expiresAt);
       else kept.push(append);
     }
     const removed = list.appends.length - kept.length;
+    if (removed > 0 && kept.length === 0) this.#count(bin, 0, -1);
     list.appends = kept;
     list.bytes -= removed * listElementBytes(entry.value);
-    this.#removeResults.set(stamp, [removed, decides, expiresAt]);
+    this.#removeResults.set(stamp, [removed, decides], expiresAt);
     return { removed, superseded: false, countDecided: decides };
   }
 
-  // Entries are inserted in expiry order, so the expired ones are at the front.
-  #forgetExpiredRemovals(): void {
-    const now = Date.now();
-    for (const [stamp, [, , expiresAt]] of this.#removeResults) {
-      if (expiresAt >= now) break;
-      this.#removeResults.delete(stamp);
-    }
-    for (const [stamp, expiresAt] of this.#removedAppends) {
-      if (expiresAt >= now) break;
-      this.#removedAppends.delete(stamp);
-    }
-  }
-
   #wasRemovedHere(appendStamp: string): boolean {
-    const expiresAt = this.#removedAppends.get(appendStamp);
-    return expiresAt !== undefined && expiresAt >= Date.now();
+    const removed = this.#removedAppends.get(appendStamp);
+    return removed !== undefined && removed.at >= this.#now();
   }
 
   /** A remove applied here before: its count as first decided; without a record, 0 and not decided. */
   #rememberedRemoval(stamp: string): ApplyOutcome {
     const remembered = this.#removeResults.get(stamp);
-    if (!remembered || remembered[2] < Date.now())
+    if (!remembered || remembered.at < this.#now())
       return { removed: 0, superseded: false, countDecided: false };
-    return { removed: remembered[0], superseded: false, countDecided: remembered[1] };
+    const [removed, countDecided] = remembered.value;
+    return { removed, superseded: false, countDecided };
   }
 
   #binFor(name: string): BinData {
     let bin = this.#bins.get(name);
     if (!bin) {
-      bin = { point: ringPoint(name), strings: new Map(), lists: new Map() };
+      bin = { point: ringPoint(name), liveKeys: 0, liveLists: 0, strings: new Map(), lists: new Map() };
       this.#bins.set(name, bin);
     }
     return bin;
@@ -258,6 +259,8 @@ export class MemoryEngine implements StoreEngine {
       await Promise.resolve();
       if (stop?.()) break;
       const startedAt = performance.now();
+      const bin = this.#bins.get(name);
+      if (bin) this.#count(bin, -bin.liveKeys, -bin.liveLists);
       this.#bins.delete(name);
       dropped++;
       await rest?.(performance.now() - startedAt);
@@ -267,20 +270,13 @@ export class MemoryEngine implements StoreEngine {
 
   #noteTombstone(record: TombstoneRecord): void {
     const id = JSON.stringify([record.bin, record.key, record.value ?? null]);
-    this.#tombstonesByAge.delete(id);
-    this.#tombstonesByAge.set(id, record);
+    this.#tombstonesByAge.set(id, record, this.#now());
   }
 
   async sweepTombstones(ttlMs: number, limit: number): Promise<TombstoneSweep> {
-    const cutoff = Date.now() - ttlMs;
-    const sweep = { examined: 0, dropped: 0 };
-    for (const [id, record] of this.#tombstonesByAge) {
-      if (record.storedAt > cutoff || sweep.examined >= limit) break;
-      sweep.examined++;
-      this.#tombstonesByAge.delete(id);
-      if (this.#dropTombstone(record)) sweep.dropped++;
-    }
-    return sweep;
+    const due = this.#tombstonesByAge.takeDue(this.#now() - ttlMs, limit);
+    const dropped = due.filter(([, record]) => this.#dropTombstone(record)).length;
+    return { examined: due.length, dropped };
   }
 
   /** Drops the tombstone if it is still one; an emptied list, then an emptied bin, go too. */
@@ -321,12 +317,14 @@ export class MemoryEngine implements StoreEngine {
   }
 
   async stats(): Promise<StoreStats> {
-    const stats = { bins: this.#bins.size, keys: 0, lists: 0 };
-    for (const bin of this.#bins.values()) {
-      for (const stored of bin.strings.values()) if (stored.length > STAMP_LENGTH) stats.keys++;
-      for (const list of bin.lists.values()) if (list.appends.length > 0) stats.lists++;
-    }
-    return stats;
+    return { bins: this.#bins.size, ...this.#counts };
+  }
+
+  #count(bin: BinData, keys: number, lists: number): void {
+    bin.liveKeys += keys;
+    bin.liveLists += lists;
+    this.#counts.keys += keys;
+    this.#counts.lists += lists;
   }
 
   async ping(): Promise<void> {}

@@ -13,6 +13,7 @@ import {
 } from "./engine-idempotency.js";
 import { itLimitsListSizes } from "./engine-list-limit.js";
 import { itScansEveryEntryOnce } from "./engine-scan.js";
+import { itCountsKeysAndLists } from "./engine-stats.js";
 import { itSweepsOldTombstones } from "./engine-tombstones.js";
 import { describeStorageConformance } from "./storage-conformance.js";
 
@@ -54,6 +55,7 @@ describe("redis engine", () => {
   describe("list size limit", () => itLimitsListSizes(openEngine));
   describe("claims", () => itRemembersWritesForClaims(openEngine));
   describe("scan", () => itScansEveryEntryOnce(openEngine));
+  describe("stats", () => itCountsKeysAndLists(openEngine));
 });
 
 describe("memory engine idempotency", () => itAppliesEntriesIdempotently(async () => new MemoryEngine()));
@@ -67,3 +69,4 @@ describe("memory engine equal stamps", () => itOrdersEntriesWithOneStamp(async (
 describe("memory engine list size limit", () => itLimitsListSizes(async () => new MemoryEngine()));
 describe("memory engine claims", () => itRemembersWritesForClaims(async () => new MemoryEngine()));
 describe("memory engine scan", () => itScansEveryEntryOnce(async () => new MemoryEngine()));
+describe("memory engine stats", () => itCountsKeysAndLists(async () => new MemoryEngine()));
