@@ -1,11 +1,14 @@
 // The ceiling benchmark's relay (relay-node.ts) does what its table says: a
 // write is answered once it is on the Redis of the node its key hashes to and
 // of the next two nodes (in the script mode too, stored as binring's apply
-// script stores it), and on no other. The full benchmark is
+// script stores it), and on no other. And the benchmark runs end to end with
+// `--quick`: every system in both cells, binring on the in-memory store among
+// them, and each one's CPU per set. The full benchmark is
 // `npm run bench -- ceiling`.
 import { Redis } from "ioredis";
 import { afterAll, expect, test } from "vitest";
 import { Relay } from "./ceiling-bench.js";
+import { runQuick } from "./quick-run.js";
 import { hashOf, type RelayMode, relayTarget } from "./relay-lines.js";
 
 const stops: (() => Promise<void>)[] = [];
@@ -39,3 +42,30 @@ test.each<RelayMode>(["set", "script"])(
     }
   },
 );
+
+test("npm run bench -- ceiling --quick measures every system, binring with no Redis too, and their CPU per set", {
+  timeout: 120_000,
+}, async () => {
+  const run = await runQuick(["ceiling"], 110_000);
+  expect(run.code, run.stderr).toBe(0);
+  const text = run.read("ceiling.md");
+  expect(text).not.toMatch(/NaN|undefined|Infinity/);
+  const systems = [
+    "relay, SET per replica",
+    "relay, binring's apply script per replica",
+    "binring (6 backends, 3 keepers)",
+    "binring (6 backends, 3 keepers, in-memory store, no Redis)",
+    "redis master + 2 replicas, SET + WAIT 2",
+  ];
+  const n = "[\\d,]+";
+  for (const system of systems) {
+    const name = system.replace(/[()+]/g, "\\$&");
+    for (const concurrency of [1, 64])
+      expect(text, `${system} at c=${concurrency}`).toMatch(
+        new RegExp(`\\| ${concurrency} \\| ${name} \\| ${n} \\|`),
+      );
+    expect(text, `${system}'s CPU per set`).toMatch(new RegExp(`\\| set \\| ${name} \\| ${n} \\|`));
+  }
+  // With no redis-server, no Redis CPU.
+  expect(text).toMatch(new RegExp(`\\| set \\| binring \\([^|]*no Redis\\) \\| ${n} \\| ${n} \\| 0 \\|`));
+});

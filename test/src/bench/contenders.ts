@@ -43,6 +43,8 @@ export interface BinringOptions {
   appendfsync?: "always" | "everysec";
   /** Mutual TLS with the certificates `binring certs` wrote here. @default plaintext */
   tlsDir?: string;
+  /** The backends' store: "memory" runs them on the in-memory engine, with no redis-server. @default "redis" */
+  store?: "redis" | "memory";
 }
 
 /**
@@ -56,7 +58,7 @@ export async function startBinring(
   keepers: number,
   options: BinringOptions = {},
 ): Promise<Binring> {
-  const { callTimeoutMs, appendfsync, tlsDir } = options;
+  const { callTimeoutMs, appendfsync, tlsDir, store = "redis" } = options;
   const cluster = await LocalCluster.start({
     backends,
     keepers,
@@ -64,6 +66,7 @@ export async function startBinring(
     appendOnly: false,
     appendfsync,
     tlsDir,
+    store,
   });
   try {
     const statusHttps = await Promise.all(
@@ -78,6 +81,7 @@ export async function startBinring(
     const details = [
       `${backends} backends`,
       `${keepers} keeper${keepers === 1 ? "" : "s"}`,
+      ...(store === "memory" ? ["in-memory store, no Redis"] : []),
       ...(appendfsync ? [`appendfsync ${appendfsync}`] : []),
       ...(tlsDir ? ["mutual TLS"] : []),
     ];

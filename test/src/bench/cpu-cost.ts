@@ -34,7 +34,8 @@ export function binringProcesses(binring: Binring): ProcessGroups {
   const members = binring.cluster.members;
   return {
     backends: alive(members.map((m) => m.backend?.child.pid)),
-    "redis-servers": alive(members.map((m) => m.redis.pid)),
+    // None on the in-memory store.
+    "redis-servers": alive(members.map((m) => m.redis?.pid)),
     keepers: alive(binring.cluster.keeperProcesses.map((k) => k?.pid)),
   };
 }
