@@ -205,6 +205,7 @@ export class ChaosRun {
           // A keeper back from a partition may still be spreading stale verdicts (network-schedule.ts).
           settled: isSettled(health, members, this.#downAddresses()) && !this.#network?.holdsBackendFaults(),
           kinds: this.#options.faults,
+          inMemory: !control.usesRedis,
           injected: new Set([...(this.#network?.injected ?? []), ...(this.#membership?.injected ?? [])]),
         },
         scheduleRandom,

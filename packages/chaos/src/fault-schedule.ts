@@ -57,6 +57,8 @@ export interface ScheduleState {
   settled: boolean;
   /** Which faults the run injects. @default process faults only */
   kinds?: ReadonlySet<FaultKind>;
+  /** The backends run on the in-memory store: a kill is of the backend alone, and it returns empty. @default false */
+  inMemory?: boolean;
   /**
    * Network faults injected so far. One the model allows now that is not
    * among them is drawn before any other fault, so even a short run covers
@@ -136,12 +138,14 @@ export function nextFault(
   if (choices.every(([, weight]) => weight === 0)) return undefined;
   const downMs = () => Math.round(random.between(500, 2 * timing.faultEveryMs));
   const how = (): BackendKill =>
-    random.weighted<BackendKill>([
-      ["wipe", 2],
-      ["backend", 1],
-      ["with-redis", 1],
-      ["redis", 1],
-    ]);
+    state.inMemory
+      ? "backend"
+      : random.weighted<BackendKill>([
+          ["wipe", 2],
+          ["backend", 1],
+          ["with-redis", 1],
+          ["redis", 1],
+        ]);
   const drawn = random.weighted(choices);
   switch (drawn) {
     case "kill-backend":

@@ -1,7 +1,7 @@
 // Process faults on a cluster the run owns: SIGKILL (in the ways BackendKill
 // names) and SIGSTOP, each undone by a scheduled restart or SIGCONT. Knows
 // which backends and keepers are down until they are back.
-import type { BackendKill, ClusterControl } from "./cluster-control.js";
+import { type ClusterControl, IN_MEMORY_KILL_DETAIL, KILL_DETAIL } from "./cluster-control.js";
 import type { PlannedProcessFault } from "./fault-schedule.js";
 import type { FaultRecorder } from "./history.js";
 import type { Recoveries } from "./recoveries.js";
@@ -29,7 +29,11 @@ export class ProcessFaults {
             const how = fault.how[i]!;
             this.backendDown.set(target, "killed");
             await control.killBackend(target, how);
-            this.record("kill-backend", `backend-${target}`, KILL_DETAIL[how]);
+            this.record(
+              "kill-backend",
+              `backend-${target}`,
+              control.usesRedis ? KILL_DETAIL[how] : IN_MEMORY_KILL_DETAIL,
+            );
             this.recoveries.schedule(`backend-${target}`, fault.downMs[i]!, async () => {
               await control.restartBackend(target);
               this.backendDown.delete(target);
@@ -96,10 +100,3 @@ export class ProcessFaults {
     });
   }
 }
-
-const KILL_DETAIL: Record<BackendKill, string> = {
-  backend: "SIGKILL backend only: its redis-server keeps running, it returns stale",
-  "with-redis": "SIGKILL backend and redis-server: Redis restarts from its append-only file, stale",
-  wipe: "SIGKILL backend and redis-server, Redis files deleted: it returns empty",
-  redis: "SIGKILL redis-server only, its files deleted: the backend runs on and finds it empty",
-};

@@ -99,6 +99,20 @@ describe("nextFault", () => {
     );
   });
 
+  it("on the in-memory store kills only backend processes, alone and in pairs, and still pauses and kills keepers", () => {
+    const seen = new Set<string>();
+    const random = Random.seeded(1);
+    for (let i = 0; i < 3000; i++) {
+      const fault = nextFault(state({ inMemory: true }), random, TIMING)!;
+      seen.add(
+        fault.action === "kill-backend" ? `${fault.targets.length}x ${fault.how.join(",")}` : fault.action,
+      );
+    }
+    expect(seen).toEqual(
+      new Set(["pause-backend", "kill-keeper", "pause-keeper", "1x backend", "2x backend,backend"]),
+    );
+  });
+
   it("replays the same schedule from the same seed", () => {
     const draw = (seed: number) => {
       const random = Random.seeded(seed);

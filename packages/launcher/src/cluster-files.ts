@@ -14,6 +14,7 @@ export function writeClusterFile(path: string, config: ClusterConfig): void {
         tls: { ca: relative(from, tls.ca), cert: relative(from, tls.cert), key: relative(from, tls.key) },
       }
     : rest;
+  mkdirSync(from, { recursive: true });
   writeFileSync(path, `${JSON.stringify(written, null, 2)}\n`);
 }
 

@@ -23,10 +23,21 @@ it.each([
     /--faults keeper-partition needs at least 2 keepers, got 1/,
   ],
   [["--config", "/nonexistent/binring.json"], /cannot read cluster file \/nonexistent\/binring.json/],
+  [["--local", "--store", "disk"], /^binring chaos: --store must be redis or memory, got "disk"$/m],
+  [["--store", "memory"], /^binring chaos: --store needs --local$/m],
 ])("binring chaos %j is refused", async (args, message) => {
   const run = await runCli(["chaos", ...args]);
   expect(run.code).toBe(2);
   expect(run.stderr).toMatch(message);
+});
+
+it("refuses --store redis where no redis-server is installed, naming the way out", async () => {
+  const emptyPath = mkdtempSync(join(tmpdir(), "binring-no-redis-"));
+  const run = await runCli(["chaos", "--local", "--store", "redis"], { env: { PATH: emptyPath } });
+  expect(run.code).toBe(2);
+  expect(run.stderr).toMatch(
+    /^binring chaos: --store redis needs redis-server on PATH \(apt-get install -y redis-server\), or --store memory$/m,
+  );
 });
 
 it("refuses the sabotage switch against a cluster chaos does not own", async () => {

@@ -9,7 +9,9 @@
 // TLS unless --insecure, like `binring dev`, so the proof covers the transport
 // that production uses. With --faults network it runs each process in a
 // network namespace of its own (needs root) and also cuts and slows the
-// network between them.
+// network between them. --store memory runs its backends on the in-memory
+// engine (what a machine without redis-server gets anyway), so the engine that
+// labs and `binring dev` use there is proven the same way.
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import {
@@ -22,7 +24,7 @@ import {
 } from "@binring/chaos";
 import { parseSabotage } from "@binring/client";
 import type { TlsFiles } from "@binring/core";
-import { ClusterNetwork, LocalCluster } from "@binring/launcher";
+import { ClusterNetwork, hasRedisServer, LocalCluster } from "@binring/launcher";
 import { parseDuration, parseFlags, parsePositiveInt } from "../args.js";
 import { writeClusterCertificates } from "../certificate-authority.js";
 import { CliError } from "../cli-error.js";
@@ -118,6 +120,13 @@ export const CHAOS = defineCommand({
       description:
         "with --local: run the cluster without TLS (by default every process and caller uses mutual TLS)",
     },
+    store: {
+      type: "string",
+      value: "redis|memory",
+      derivedDefault: "redis, or memory where redis-server is not installed",
+      description:
+        "with --local: where the backends keep their data; on the in-memory store every kill is of the backend alone, and it returns empty",
+    },
   },
   example: "binring chaos --local --duration 60s --seed 1",
 });
@@ -130,6 +139,14 @@ export async function chaosCommand(args: string[]): Promise<void> {
       "binring chaos: --backends, --keepers and --dir need --local (a cluster chaos starts itself)",
     );
   }
+  if (!local && values.store !== undefined) throw new CliError("binring chaos: --store needs --local");
+  const store = values.store ?? (hasRedisServer() ? "redis" : "memory");
+  if (store !== "redis" && store !== "memory")
+    throw new CliError(`binring chaos: --store must be redis or memory, got ${JSON.stringify(store)}`);
+  if (store === "redis" && !hasRedisServer())
+    throw new CliError(
+      "binring chaos: --store redis needs redis-server on PATH (apt-get install -y redis-server), or --store memory",
+    );
   const faults = parseFaults(values.faults);
   if (!local && values.faults !== "process")
     throw new CliError("binring chaos: --faults needs --local (a cluster chaos starts itself)");
@@ -202,10 +219,11 @@ export async function chaosCommand(args: string[]): Promise<void> {
       writeClusterCertificates(tlsDir, network?.addresses ?? [], 30);
     }
     process.stderr.write(
-      `binring chaos: starting ${backendCount} backends and ${keeperCount} keepers under ${dir}${network ? `, each in its own network namespace on ${network.subnet}.0/24` : ""}${tlsDir ? ", with mutual TLS" : ", without TLS"}\n`,
+      `binring chaos: starting ${backendCount} backends${store === "memory" ? " on the in-memory store" : ""} and ${keeperCount} keepers under ${dir}${network ? `, each in its own network namespace on ${network.subnet}.0/24` : ""}${tlsDir ? ", with mutual TLS" : ", without TLS"}\n`,
     );
     const starting = LocalCluster.start({
       cli: CLI_MAIN,
+      store,
       appendfsync: "everysec",
       backends: backendCount,
       keepers: keeperCount,
