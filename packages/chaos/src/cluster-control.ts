@@ -19,17 +19,6 @@ export type BackendKill =
    */
   | "redis";
 
-/** What a killed backend finds when it restarts, for the fault's record. */
-export const KILL_DETAIL: Record<BackendKill, string> = {
-  backend: "SIGKILL backend only: its redis-server keeps running, it returns stale",
-  "with-redis": "SIGKILL backend and redis-server: Redis restarts from its append-only file, stale",
-  wipe: "SIGKILL backend and redis-server, Redis files deleted: it returns empty",
-  redis: "SIGKILL redis-server only, its files deleted: the backend runs on and finds it empty",
-};
-
-/** Any kill of a backend on the in-memory store: its data goes with the process. */
-export const IN_MEMORY_KILL_DETAIL = "SIGKILL backend: its in-memory store goes with it, it returns empty";
-
 export interface ClusterControl {
   /** Backend addresses by index: the cluster file's, then those started since (joinBackend). */
   readonly backends: readonly string[];

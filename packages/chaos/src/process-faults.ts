@@ -1,7 +1,7 @@
 // Process faults on a cluster the run owns: SIGKILL (in the ways BackendKill
 // names) and SIGSTOP, each undone by a scheduled restart or SIGCONT. Knows
 // which backends and keepers are down until they are back.
-import { type ClusterControl, IN_MEMORY_KILL_DETAIL, KILL_DETAIL } from "./cluster-control.js";
+import type { BackendKill, ClusterControl } from "./cluster-control.js";
 import type { PlannedProcessFault } from "./fault-schedule.js";
 import type { FaultRecorder } from "./history.js";
 import type { Recoveries } from "./recoveries.js";
@@ -100,3 +100,13 @@ export class ProcessFaults {
     });
   }
 }
+
+const KILL_DETAIL: Record<BackendKill, string> = {
+  backend: "SIGKILL backend only: its redis-server keeps running, it returns stale",
+  "with-redis": "SIGKILL backend and redis-server: Redis restarts from its append-only file, stale",
+  wipe: "SIGKILL backend and redis-server, Redis files deleted: it returns empty",
+  redis: "SIGKILL redis-server only, its files deleted: the backend runs on and finds it empty",
+};
+
+/** Any kill of a backend on the in-memory store: its data goes with the process. */
+const IN_MEMORY_KILL_DETAIL = "SIGKILL backend: its in-memory store goes with it, it returns empty";
