@@ -10,8 +10,10 @@ import { createServer, type Server, type Socket } from "node:net";
 import { createServer as createTlsServer, type TLSSocket, type Server as TlsServer } from "node:tls";
 import {
   certificateRole,
+  formatHostPort,
   InvalidArgumentError,
   LINK_MAGIC,
+  parseHostPort,
   SERVICE_ROLES,
   serverCredentials,
   type TlsFiles,
@@ -49,10 +51,8 @@ export class LinkListener {
   ) {}
 
   static async listen(options: LinkListenerOptions): Promise<LinkListener> {
-    const separator = options.listen.lastIndexOf(":");
-    const host = options.listen.slice(0, separator);
-    const port = Number(options.listen.slice(separator + 1));
-    if (separator < 0 || !Number.isInteger(port) || port < 0 || port > 65535)
+    const at = parseHostPort(options.listen);
+    if (!at)
       throw new InvalidArgumentError(
         `listen address must be host:port, got ${JSON.stringify(options.listen)}`,
       );
@@ -64,11 +64,11 @@ export class LinkListener {
     });
     await new Promise<void>((resolve, reject) => {
       net.once("error", reject);
-      net.listen({ host: host.replace(/^\[(.*)\]$/, "$1"), port }, () => resolve());
+      net.listen({ host: at.host, port: at.port }, () => resolve());
     });
     const bound = net.address();
-    const boundPort = typeof bound === "object" && bound ? bound.port : port;
-    listener = new LinkListener(net, `${host}:${boundPort}`);
+    const boundPort = typeof bound === "object" && bound ? bound.port : at.port;
+    listener = new LinkListener(net, formatHostPort(at.host, boundPort));
     return listener;
   }
 

@@ -3,7 +3,7 @@
 // environment for flags not given, then the declared defaults (flags > env >
 // cluster file > defaults), plus checks that name the bad flag and value.
 import { type ParseArgsConfig, parseArgs as parseNodeArgs } from "node:util";
-import { MAX_TIMER_MS } from "@binring/core";
+import { MAX_TIMER_MS, parseHostPort } from "@binring/core";
 import { CliError } from "./cli-error.js";
 import type { CommandSpec, Flags, FlagValues } from "./command.js";
 
@@ -78,11 +78,9 @@ function parseProblem(command: string, args: string[], message: string): string 
   return message.split("\n")[0]!;
 }
 
-/** A host:port address; port 0 is allowed where binding picks one. */
+/** A host:port address ([v6]:port for an IPv6 literal); port 0 is allowed where binding picks one. */
 export function parseAddress(flag: string, value: string): string {
-  const match = /^(.+):(\d+)$/.exec(value);
-  const port = match ? Number(match[2]) : Number.NaN;
-  if (!match || port > 65535)
+  if (!parseHostPort(value))
     throw new CliError(`${flagName(flag)} must be HOST:PORT, got ${JSON.stringify(value)}`);
   return value;
 }

@@ -18,7 +18,9 @@ import {
   encodeBatchRequest,
   FrameReader,
   frame,
+  InvalidArgumentError,
   LINK_MAGIC,
+  parseHostPort,
   TLS_SERVER_NAME,
   type TlsFiles,
   tlsIdentity,
@@ -42,9 +44,10 @@ export class LinkPipe extends EventEmitter {
     tls: TlsFiles | undefined,
   ) {
     super();
-    const separator = address.lastIndexOf(":");
-    const host = address.slice(0, separator).replace(/^\[(.*)\]$/, "$1");
-    this.#raw = connectTcp({ host, port: Number(address.slice(separator + 1)) });
+    const at = parseHostPort(address);
+    if (!at)
+      throw new InvalidArgumentError(`a link's address must be host:port, got ${JSON.stringify(address)}`);
+    this.#raw = connectTcp(at);
     this.#raw.setNoDelay(true);
     this.#raw.setKeepAlive(true, KEEPALIVE_MS);
     this.#raw.on("error", (error: NodeJS.ErrnoException) => this.#fail(linkFailure(address, error)));

@@ -2,6 +2,8 @@
 // metrics): read-only, so GET and HEAD only, routed by path alone. A query
 // string (a scraper's cache-buster, ?format=json) does not change the page.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { InvalidArgumentError } from "./errors.js";
+import { formatHostPort, parseHostPort } from "./host-port.js";
 
 /** Answers one request for `path` (the request's path without its query). */
 export type HttpRoute = (path: string, response: ServerResponse, request: IncomingMessage) => void;
@@ -19,15 +21,16 @@ export async function startHttpEndpoint(
     }
     route(requestPath(request.url ?? "/"), response, request);
   });
-  const separator = listen.lastIndexOf(":");
-  const host = listen.slice(0, separator);
+  const at = parseHostPort(listen);
+  if (!at)
+    throw new InvalidArgumentError(`HTTP listen address must be host:port, got ${JSON.stringify(listen)}`);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(Number(listen.slice(separator + 1)), host, () => resolve());
+    server.listen(at.port, at.host, () => resolve());
   });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : 0;
-  return { address: `${host}:${port}`, server };
+  return { address: formatHostPort(at.host, port), server };
 }
 
 /** The path of a request target: what comes before its query. */

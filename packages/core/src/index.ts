@@ -42,6 +42,7 @@ export {
   type WriteProgress,
 } from "./errors.js";
 export { ringPoint } from "./hash.js";
+export { formatHostPort, type HostPort, isWildcardHost, parseHostPort } from "./host-port.js";
 export { type HttpRoute, requestPath, startHttpEndpoint } from "./http-endpoint.js";
 export {
   checkString,

@@ -14,6 +14,7 @@ import type {
   MemberRecord as WireMemberRecord,
 } from "./generated/binring/v1/MemberRecord.js";
 import type { MemberStatus__Output } from "./generated/binring/v1/MemberStatus.js";
+import { isWildcardHost, parseHostPort } from "./host-port.js";
 import { EPOCH_CEILING } from "./value-bounds.js";
 
 export type MemberStatus = "member" | "leaving" | "removed";
@@ -44,8 +45,6 @@ export const MAX_MEMBER_RECORDS = 4096;
 /** Most bytes of an address or a zone. */
 const MAX_NAME_BYTES = 255;
 
-const ADDRESS = /^[^\s:\p{Cc}]+:\d{1,5}$/u;
-
 /**
  * Control characters (C0, DEL, C1) are in no address or zone: status tables
  * print them to terminals, and the membership digest joins fields with NUL.
@@ -60,28 +59,22 @@ export function zoneProblem(zone: string): string | undefined {
   return undefined;
 }
 
-/** Is `address` "host:port" with a port that exists? */
+/** Is `address` "host:port" (an IPv6 literal in brackets) with a port that exists? */
 export function isBackendAddress(address: string): boolean {
-  return (
-    ADDRESS.test(address) &&
-    Number(address.split(":").pop()) <= 65535 &&
-    new TextEncoder().encode(address).length <= MAX_NAME_BYTES
-  );
+  return parseHostPort(address) !== undefined && new TextEncoder().encode(address).length <= MAX_NAME_BYTES;
 }
 
-/**
- * Is the host of `address` 0.0.0.0 (or a way to spell it, such as 0)? A
- * server listens there on every interface; as an address to reach a member
- * at, it names no host: each caller would reach itself.
- */
+/** Is the host of `address` every interface (host-port.ts isWildcardHost)? */
 export function isWildcardAddress(address: string): boolean {
-  return /^0+(\.0+){0,3}:/.test(address);
+  const parsed = parseHostPort(address);
+  return parsed !== undefined && isWildcardHost(parsed.host);
 }
 
 /** Why `address` cannot name a member for the others to reach, or undefined when it can. */
 export function memberAddressProblem(address: string): string | undefined {
   const bytes = new TextEncoder().encode(address).length;
-  if (bytes > MAX_NAME_BYTES && ADDRESS.test(address)) return `is ${bytes} bytes, at most ${MAX_NAME_BYTES}`;
+  if (bytes > MAX_NAME_BYTES && parseHostPort(address) !== undefined)
+    return `is ${bytes} bytes, at most ${MAX_NAME_BYTES}`;
   if (!isBackendAddress(address)) return `must be "host:port", got ${JSON.stringify(address)}`;
   if (isWildcardAddress(address)) {
     return `${address} listens on every interface but names no host the others can reach: give the host's own address`;

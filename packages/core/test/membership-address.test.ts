@@ -1,6 +1,6 @@
-// Which addresses may name a member: host:port with a real port, at most 255
-// bytes, and a host the others can reach (not 0.0.0.0, where a server listens
-// on every interface).
+// Which addresses may name a member: host:port (an IPv6 literal in brackets)
+// with a real port, at most 255 bytes, and a host the others can reach (not
+// 0.0.0.0 or ::, where a server listens on every interface).
 import { describe, expect, it } from "vitest";
 import {
   isBackendAddress,
@@ -19,14 +19,17 @@ describe("member addresses", () => {
     expect(isBackendAddress(`${"a".repeat(250)}:65535`)).toBe(false);
     // 87 characters, 257 bytes: "€" is three.
     expect(isBackendAddress(`${"€".repeat(85)}:1`)).toBe(false);
+    expect(isBackendAddress("[::1]:7100")).toBe(true);
+    expect(isBackendAddress("[fd00::2]:65536")).toBe(false);
+    expect(isBackendAddress("::1:7100")).toBe(false);
   });
 
   it("refuses every spelling of 0.0.0.0 as a member's host", () => {
-    for (const address of ["0.0.0.0:7100", "0:7100", "00.0.0.000:1"]) {
+    for (const address of ["0.0.0.0:7100", "0:7100", "00.0.0.000:1", "[::]:7100", "[0:0::0]:1"]) {
       expect(isWildcardAddress(address)).toBe(true);
       expect(memberAddressProblem(address)).toMatch(/names no host the others can reach/);
     }
-    for (const address of ["0.0.0.1:7100", "10.0.0.0:7100", "127.0.0.1:7100", "zero:0"]) {
+    for (const address of ["0.0.0.1:7100", "10.0.0.0:7100", "127.0.0.1:7100", "zero:0", "[::1]:7100"]) {
       expect(isWildcardAddress(address)).toBe(false);
     }
     expect(memberAddressProblem("127.0.0.1:7100")).toBeUndefined();

@@ -1,5 +1,5 @@
 // Starts a keeper: its loops, its gRPC service and its HTTP status endpoint.
-import { securedServerOptions, serverCredentials, type TlsFiles } from "@binring/core";
+import { formatHostPort, securedServerOptions, serverCredentials, type TlsFiles } from "@binring/core";
 import * as grpc from "@grpc/grpc-js";
 import { type Logger, pino } from "pino";
 import { Keeper } from "./keeper.js";
@@ -55,7 +55,7 @@ export async function startKeeper(options: StartKeeperOptions): Promise<RunningK
       error ? reject(error) : resolve(bound),
     ),
   );
-  const address = `${options.listen.slice(0, options.listen.lastIndexOf(":"))}:${port}`;
+  const address = formatHostPort(options.listen.slice(0, options.listen.lastIndexOf(":")), port);
   const status = await startStatusServer(keeper, options.httpListen);
   keeper.start();
   logger.info(
