@@ -1,8 +1,9 @@
 // A cluster whose every member is an IPv6 literal ("[::1]:7100"), run as
-// operators run one: `binring backend` and `binring keeper` processes, the
-// cluster file, `binring admin add-backend`, `binring status` and a BinClient.
-// Each part splits the address its own way (gRPC channels, the write path's
-// links, HTTP endpoints, the connection probe): all must take the brackets.
+// operators run one, with mutual TLS: `binring backend` and `binring keeper`
+// processes, the cluster file, `binring admin add-backend`, `binring status`
+// and a BinClient. Each part splits the address its own way (gRPC channels,
+// the write path's links, HTTP endpoints, the connection probe): all must
+// take the brackets.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -44,20 +45,39 @@ afterAll(async () => {
 
 describe.skipIf(keeperPort === undefined)("IPv6 member addresses", () => {
   it("run a cluster, grow it and serve clients on [::1]", async () => {
-    for (let i = 0; i < 3; i++) backends.push(await startBackendProcess({ listen: "[::1]:0" }));
-    expect(backends[0]!.address).toMatch(/^\[::1\]:\d+$/);
     const dir = mkdtempSync(join(tmpdir(), "binring-ipv6-"));
+    const certs = join(dir, "certs");
+    const made = await runCli(["certs", "--dir", certs]);
+    expect(made.code, made.stderr).toBe(0);
+    const tls = ["--tls-dir", certs];
+    const startBackend = () => startBackendProcess({ listen: "[::1]:0", extraArgs: tls });
+    for (let i = 0; i < 3; i++) backends.push(await startBackend());
+    expect(backends[0]!.address).toMatch(/^\[::1\]:\d+$/);
     const config = join(dir, "binring.json");
-    const keeperAddress = `[::1]:${keeperPort}`;
     writeFileSync(
       config,
-      JSON.stringify({ backends: backends.map((b) => b.address), keepers: [keeperAddress] }),
+      JSON.stringify({
+        backends: backends.map((b) => b.address),
+        keepers: [`[::1]:${keeperPort}`],
+        tls: { ca: "certs/ca.pem", cert: "certs/client.pem", key: "certs/client-key.pem" },
+      }),
     );
 
     const started = await ChildProcess.spawn(
       "keeper",
       process.execPath,
-      [CLI_MAIN, "keeper", "--config", config, "--index", "0", "--http", "[::1]:0", ...FAST_KEEPER_ARGS],
+      [
+        CLI_MAIN,
+        "keeper",
+        "--config",
+        config,
+        "--index",
+        "0",
+        "--http",
+        "[::1]:0",
+        ...tls,
+        ...FAST_KEEPER_ARGS,
+      ],
       { readyLine: /"http":"([^"]+)"/, timeoutMs: 20_000 },
     );
     keeper = started.child;
@@ -70,12 +90,21 @@ describe.skipIf(keeperPort === undefined)("IPv6 member addresses", () => {
     await Promise.all(bins.map((bin, i) => bin.set("k", `value-${i}`)));
     await bins[0]!.listAppend("l", "a");
 
-    const added = await startBackendProcess({ listen: "[::1]:0" });
+    const added = await startBackend();
     backends.push(added);
-    const add = await runCli(["admin", "add-backend", added.address, "--wait", "--json", "--config", config]);
+    const add = await runCli([
+      "admin",
+      "add-backend",
+      added.address,
+      "--wait",
+      "--json",
+      "--config",
+      config,
+      ...tls,
+    ]);
     expect(add.code, add.stderr).toBe(0);
 
-    const status = await runCli(["status", "--json", "--config", config]);
+    const status = await runCli(["status", "--json", "--config", config, ...tls]);
     expect(status.code).toBe(0);
     const states = (JSON.parse(status.stdout) as KeeperStatus).backends.map((b) => [b.address, b.state]);
     expect(Object.fromEntries(states)).toEqual(Object.fromEntries(backends.map((b) => [b.address, "ready"])));
