@@ -37,9 +37,15 @@ export const CERTS = defineCommand({
   example: "binring certs --dir certs --hosts backend-1,backend-2,keeper-0",
 });
 
+/** An IPv6 address may come bracketed, as it stands in a member's address; certificates name it bare. */
+function bareIPv6(host: string): string {
+  const inner = /^\[(.*)\]$/.exec(host)?.[1];
+  return inner !== undefined && isIP(inner) === 6 ? inner : host;
+}
+
 function parseHosts(value: string | undefined): string[] {
   if (value === undefined) return [];
-  const hosts = value.split(",").map((host) => host.trim());
+  const hosts = value.split(",").map((host) => bareIPv6(host.trim()));
   for (const host of hosts) {
     const wildcard = host.startsWith("*.") ? host.slice(2) : host;
     if (
