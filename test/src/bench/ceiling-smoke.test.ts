@@ -8,7 +8,7 @@
 import { Redis } from "ioredis";
 import { afterAll, expect, test } from "vitest";
 import { Relay } from "./ceiling-bench.js";
-import { runQuick } from "./quick-run.js";
+import { QUICK_TEST_TIMEOUT_MS, runQuick } from "./quick-run.js";
 import { hashOf, type RelayMode, relayTarget } from "./relay-lines.js";
 
 const stops: (() => Promise<void>)[] = [];
@@ -44,9 +44,9 @@ test.each<RelayMode>(["set", "script"])(
 );
 
 test("npm run bench -- ceiling --quick measures every system, binring with no Redis too, and their CPU per set", {
-  timeout: 120_000,
+  timeout: QUICK_TEST_TIMEOUT_MS,
 }, async () => {
-  const run = await runQuick(["ceiling"], 110_000);
+  const run = await runQuick(["ceiling"]);
   expect(run.code, run.stderr).toBe(0);
   const text = run.read("ceiling.md");
   expect(text).not.toMatch(/NaN|undefined|Infinity/);

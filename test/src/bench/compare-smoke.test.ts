@@ -2,12 +2,12 @@
 // end to end against real binring processes, a real Redis Cluster and a
 // redis-server, with filled tables and charts.
 import { expect, test } from "vitest";
-import { runQuick } from "./quick-run.js";
+import { QUICK_TEST_TIMEOUT_MS, runQuick } from "./quick-run.js";
 
 test("npm run bench -- throughput failover --quick writes tables and charts", {
-  timeout: 120_000,
+  timeout: QUICK_TEST_TIMEOUT_MS,
 }, async () => {
-  const run = await runQuick(["throughput", "failover"], 110_000);
+  const run = await runQuick(["throughput", "failover"]);
   expect(run.code, run.stderr).toBe(0);
   const throughput = run.rows("throughput.md");
   for (const system of ["binring", "Redis Cluster 3+3", "Redis Cluster 3+3, WAIT 1", "raw redis-server"]) {

@@ -2,10 +2,12 @@
 // clusters (appendfsync everysec and always, each checked with CONFIG GET
 // before it is measured), every cell filled and the ratios computed.
 import { expect, test } from "vitest";
-import { runQuick } from "./quick-run.js";
+import { QUICK_TEST_TIMEOUT_MS, runQuick } from "./quick-run.js";
 
-test("npm run bench -- durability --quick writes filled tables", { timeout: 90_000 }, async () => {
-  const run = await runQuick(["durability"], 80_000);
+test("npm run bench -- durability --quick writes filled tables", {
+  timeout: QUICK_TEST_TIMEOUT_MS,
+}, async () => {
+  const run = await runQuick(["durability"]);
   expect(run.code, run.stderr).toBe(0);
   const report = run.read("durability.md");
   expect(report).toMatch(/^Machine: \d+ cores × .*redis-server/m);

@@ -4,10 +4,12 @@
 // during each change too), the medians of the runs first, the paced load second by second, and
 // the paced load beside plain CPU load of the add's cores over 2 and 8 processes.
 import { expect, test } from "vitest";
-import { runQuick } from "./quick-run.js";
+import { QUICK_TEST_TIMEOUT_MS, runQuick } from "./quick-run.js";
 
-test("npm run bench -- rebalance --quick writes a filled table", { timeout: 120_000 }, async () => {
-  const run = await runQuick(["rebalance"], 110_000);
+test("npm run bench -- rebalance --quick writes a filled table", {
+  timeout: QUICK_TEST_TIMEOUT_MS,
+}, async () => {
+  const run = await runQuick(["rebalance"]);
   expect(run.code, run.stderr).toBe(0);
   const report = run.read("rebalance.md");
   expect(report).toMatch(/^Machine: \d+ cores × .*redis-server/m);

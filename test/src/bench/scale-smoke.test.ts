@@ -1,12 +1,12 @@
 // The scale benchmarks keep working: `--quick` scale, placement, repair and
 // backend end to end, each writing a filled table.
 import { expect, test } from "vitest";
-import { runQuick } from "./quick-run.js";
+import { QUICK_TEST_TIMEOUT_MS, runQuick } from "./quick-run.js";
 
 test("npm run bench -- scale placement repair backend --quick writes filled tables", {
-  timeout: 120_000,
+  timeout: QUICK_TEST_TIMEOUT_MS,
 }, async () => {
-  const run = await runQuick(["scale", "placement", "repair", "backend"], 110_000);
+  const run = await runQuick(["scale", "placement", "repair", "backend"]);
   expect(run.code, run.stderr).toBe(0);
   for (const name of ["scale", "placement", "repair", "backend"]) {
     expect(run.read(`${name}.md`), name).toMatch(/^Machine: \d+ cores × .*redis-server/m);

@@ -14,7 +14,9 @@ import { ChildProcess, CLI_MAIN, REPO_ROOT, runCli, waitFor } from "../support/i
 let dev: ChildProcess | undefined;
 let dir: string | undefined;
 afterEach(async () => {
-  await dev?.kill("SIGKILL");
+  // SIGTERM, as Ctrl-C: dev stops what it started. A SIGKILL (after a failed test) would leave
+  // its cluster running, beside every later test.
+  await dev?.kill("SIGTERM");
   dev = undefined;
   if (dir) rmSync(dir, { recursive: true, force: true });
   dir = undefined;
