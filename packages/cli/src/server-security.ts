@@ -1,7 +1,7 @@
 // How `binring backend` and `binring keeper` secure their server: mutual TLS
 // with the role certificate from --tls-dir, or plaintext, which is refused on
 // an address other machines can reach unless --insecure says so.
-import { type Role, roleFiles, type TlsFiles, tlsIdentity } from "@binring/core";
+import { parseHostPort, type Role, roleFiles, type TlsFiles, tlsIdentity } from "@binring/core";
 import type { Logger } from "pino";
 import { flagName } from "./args.js";
 import { CliError } from "./cli-error.js";
@@ -21,8 +21,7 @@ export const SERVER_SECURITY_FLAGS = {
 } as const satisfies Flags;
 
 function isLoopback(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, "");
-  return bare === "localhost" || bare === "::1" || /^127\.\d+\.\d+\.\d+$/.test(bare);
+  return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 /**
@@ -40,8 +39,8 @@ export function serverTls(
     throw new CliError(`binring ${command}: give ${flagName("tls-dir")} or --insecure, not both`);
   }
   if (dir === undefined) {
-    const host = listen.slice(0, listen.lastIndexOf(":"));
-    if (!isLoopback(host) && !values.insecure) {
+    const host = parseHostPort(listen)?.host;
+    if ((host === undefined || !isLoopback(host)) && !values.insecure) {
       throw new CliError(
         `binring ${command}: refusing to serve ${listen} without TLS: any machine that reaches it could read, write and drop data; give ${flagName("tls-dir")} DIR (binring certs makes one) or --insecure`,
       );

@@ -25,10 +25,9 @@ export function parseHostPort(address: string): HostPort | undefined {
   return port > 65535 ? undefined : { host: match[1]!, port };
 }
 
-/** The address of `host` (bare or bracketed) at `port`: an IPv6 literal in brackets. */
+/** The address of `host` (as a socket takes it, HostPort.host) at `port`: an IPv6 literal in brackets. */
 export function formatHostPort(host: string, port: number): string {
-  const bare = host.replace(/^\[(.*)\]$/, "$1");
-  return isIPv6(bare) ? `[${bare}]:${port}` : `${bare}:${port}`;
+  return isIPv6(host) ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
 /**

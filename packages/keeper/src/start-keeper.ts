@@ -1,5 +1,12 @@
 // Starts a keeper: its loops, its gRPC service and its HTTP status endpoint.
-import { formatHostPort, securedServerOptions, serverCredentials, type TlsFiles } from "@binring/core";
+import {
+  formatHostPort,
+  InvalidArgumentError,
+  parseHostPort,
+  securedServerOptions,
+  serverCredentials,
+  type TlsFiles,
+} from "@binring/core";
 import * as grpc from "@grpc/grpc-js";
 import { type Logger, pino } from "pino";
 import { Keeper } from "./keeper.js";
@@ -36,6 +43,9 @@ export interface RunningKeeper {
 }
 
 export async function startKeeper(options: StartKeeperOptions): Promise<RunningKeeper> {
+  const at = parseHostPort(options.listen);
+  if (!at)
+    throw new InvalidArgumentError(`listen address must be host:port, got ${JSON.stringify(options.listen)}`);
   const logger = options.logger ?? pino({ level: "silent" });
   const keeper = new Keeper({
     backends: options.backends,
@@ -55,7 +65,7 @@ export async function startKeeper(options: StartKeeperOptions): Promise<RunningK
       error ? reject(error) : resolve(bound),
     ),
   );
-  const address = formatHostPort(options.listen.slice(0, options.listen.lastIndexOf(":")), port);
+  const address = formatHostPort(at.host, port);
   const status = await startStatusServer(keeper, options.httpListen);
   keeper.start();
   logger.info(

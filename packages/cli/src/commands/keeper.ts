@@ -4,7 +4,7 @@
 // itself).
 import { hostname } from "node:os";
 import { addKeeper } from "@binring/client";
-import { formatHostPort, isWildcardAddress } from "@binring/core";
+import { formatHostPort, isWildcardAddress, parseHostPort } from "@binring/core";
 import { DEFAULT_KEEPER_TIMING as DEFAULTS, type KeeperTiming, startKeeper } from "@binring/keeper";
 import { flagName, parseAddress, parseFlags, parsePositiveInt } from "../args.js";
 import { CliError } from "../cli-error.js";
@@ -91,10 +91,7 @@ export async function keeperCommand(args: string[]): Promise<void> {
   const place = keeperPlace(values, config.keepers, configPath);
   // The cluster file names keepers as others reach them (a DNS name in Kubernetes); --listen binds elsewhere.
   const listen = values.listen === undefined ? place.address : parseAddress("listen", values.listen);
-  const httpListen = parseAddress(
-    "http",
-    values.http ?? formatHostPort(listen.slice(0, listen.lastIndexOf(":")), 0),
-  );
+  const httpListen = parseAddress("http", values.http ?? formatHostPort(parseHostPort(listen)!.host, 0));
   const tls = serverTls("keeper", "keeper", listen, values);
   const logger = createLogger("keeper").child({ keeper: place.name });
   const timing = Object.fromEntries(
