@@ -7,6 +7,7 @@
 // leaves this slice stops; its new owner finishes it from the intent log.
 import type { BackendHealth } from "./backend-health.js";
 import type { CopyProgress } from "./copier.js";
+import { forEachConcurrently } from "./for-each-concurrently.js";
 import type { RepairCounters } from "./keeper-metrics.js";
 import type { KeeperState } from "./keeper-state.js";
 import type { CompletedRepair, RepairJob, RunningRepair } from "./repair-job.js";
@@ -17,6 +18,20 @@ const RETRY_PAUSE_MS = 1000;
 const COMPLETED_KEPT = 10;
 /** How long one Drop of a stand-in's released stretches may take. */
 const DROP_TIMEOUT_MS = 60_000;
+/**
+ * Copy tasks of a death's repair run at once: each task pays round trips of
+ * its own before its first entry lands and after its last (opening the
+ * sources' scans, the last applies), which overlap. A paced copy runs one task
+ * at a time: it moves at its rate either way, and tasks at once read and
+ * applied in bursts past it that raised clients' latency (bench/results/NOTES.md).
+ */
+const REPAIR_TASKS_IN_FLIGHT = 4;
+/**
+ * Former holders dropping what they gave up at once. Each drop is paced by its
+ * backend to a quarter of its store's time (backend drop-pace.ts); one at a
+ * time, an add's six held the end of its fill for seconds under load.
+ */
+const DROPS_IN_FLIGHT = 2;
 
 export interface RepairHooks {
   /** The intent log read in progress, if any: no job runs before it ends. */
@@ -165,15 +180,16 @@ export class RepairRunner {
       { ...about, tasks: tasks.length, attempt: job.attempts, recovered: job.recovered },
       job.kind === "repair" ? "repair started" : "fill started",
     );
+    // A death's repair restores lost copies at full speed; moving data to or off a member is paced.
+    const rebalance = job.kind === "fill" || state.isLeaving(job.backend);
     let complete = true;
-    for (const task of tasks) {
-      if (!stillMine()) break;
-      if (!isLive.has(task.target) || state.view.get(task.target)?.state === "dead") continue;
+    await forEachConcurrently(tasks, rebalance ? 1 : REPAIR_TASKS_IN_FLIGHT, async (task) => {
+      if (!stillMine()) return;
+      if (!isLive.has(task.target) || state.view.get(task.target)?.state === "dead") return;
       const copied = await state.copy(task, {
         progress,
         stop: () => !stillMine(),
-        // A death's repair restores lost copies at full speed; moving data to or off a member is paced.
-        rebalance: job.kind === "fill" || state.isLeaving(job.backend),
+        rebalance,
       });
       if (copied) progress.tasksDone++;
       else complete = false;
@@ -187,7 +203,7 @@ export class RepairRunner {
         },
         "repair progress",
       );
-    }
+    });
     if (!stillMine()) {
       state.logger.info(about, "backend handed over; its new owner finishes the work from the log");
       return "handed over";
@@ -266,11 +282,12 @@ export class RepairRunner {
     const { state } = this;
     let dropped = true;
     const isLive = state.liveSet();
-    for (const drop of planDrops(
+    const drops = planDrops(
       state.ring,
       (id) => wasLive.has(id),
       (id) => isLive.has(id),
-    )) {
+    );
+    await forEachConcurrently(drops, DROPS_IN_FLIGHT, async (drop) => {
       try {
         const bins = await state.ports
           .backend(drop.backend)
@@ -286,7 +303,7 @@ export class RepairRunner {
         );
         dropped = false;
       }
-    }
+    });
     return dropped;
   }
 
