@@ -106,7 +106,11 @@ export class Keeper {
       working: () => this.#working(),
       maxClock: () => this.#clocks.readMax,
       peerClock: (peerClock) => this.#clocks.raise(peerClock),
-      merged: () => this.#refreshSlice(),
+      // A backend gained from a peer's beat (one just added, or a slice taken over) is probed at
+      // once: its fill or renewals do not wait for the next tick.
+      merged: () => {
+        if (this.#refreshSlice()) this.roundSoon();
+      },
     });
     this.#runner = new RepairRunner(
       state,
@@ -140,6 +144,7 @@ export class Keeper {
     this.#membership = new MembershipChanges(state, {
       working: () => this.#working(),
       beat: () => void this.#beats.round(),
+      roundSoon: () => this.roundSoon(),
     });
     this.#keeperRing = new KeeperRingChanges(state, {
       working: () => this.#working(),
@@ -355,13 +360,16 @@ export class Keeper {
     ];
   }
 
-  /** Recomputes this keeper's slice; adopts what it gains, and reads the log for it before new work. */
-  #refreshSlice(): void {
+  /**
+   * Recomputes this keeper's slice; adopts what it gains, and reads the log for
+   * it before new work. Whether it gained a backend.
+   */
+  #refreshSlice(): boolean {
     const state = this.#state;
     const next = state.peers.ownedSlice(state.keeperRing, state.backends, state.clock.now());
     const gained = [...next].filter((backend) => !state.slice.has(backend));
     const lost = [...state.slice].filter((backend) => !next.has(backend));
-    if (gained.length === 0 && lost.length === 0) return;
+    if (gained.length === 0 && lost.length === 0) return false;
     state.slice = next;
     state.logger.info({ gained, lost, slice: [...next] }, "slice changed");
     for (const backend of lost) {
@@ -377,5 +385,6 @@ export class Keeper {
       health.apply("taken-over", { to: published?.state ?? "unknown" });
     }
     if (gained.length > 0) this.#recovery.add(gained);
+    return gained.length > 0;
   }
 }

@@ -50,6 +50,11 @@ export interface MembershipHooks {
   working(): readonly string[];
   /** Beats the peers: the membership changed. */
   beat(): void;
+  /**
+   * A heartbeat round now (Keeper.roundSoon): the new member's owner probes it
+   * at once, not a tick later. Peers wake on the beat; a keeper alone needs this.
+   */
+  roundSoon(): void;
 }
 
 export class MembershipChanges {
@@ -86,6 +91,7 @@ export class MembershipChanges {
     state.view.publish(address, "dead", "");
     state.logger.info({ backend: address, zone }, "backend added to the ring; its owner fills it");
     this.hooks.beat();
+    this.hooks.roundSoon();
     await keepOnBackends(state, address);
     return { changed: true, status: "member" };
   }

@@ -54,6 +54,17 @@ async function placedExactly(w: KeeperWorld, keeper: Keeper, among: string[]): P
   return wrong;
 }
 
+/**
+ * Advances the clock to 50 ms past the keepers' next heartbeat tick (they
+ * started together, and tick every interval from then): the tick after is
+ * 950 ms away.
+ */
+async function justAfterATick(w: KeeperWorld): Promise<void> {
+  const interval = DEFAULT_KEEPER_TIMING.heartbeatIntervalMs;
+  const phase = (w.clock.now() - w.startedAt(0)) % interval;
+  await w.clock.advance(interval - phase + 50);
+}
+
 describe("adding a backend", () => {
   it("fills it right after emptying it, without waiting for the next heartbeat round", async () => {
     const w = await readyWorld(5);
@@ -77,6 +88,48 @@ describe("adding a backend", () => {
     expect(firstScanAt).toBeDefined();
     // A round a second (production timing): the fill used to start at the round after the empty.
     expect(firstScanAt! - emptiedAt!).toBeLessThan(DEFAULT_KEEPER_TIMING.heartbeatIntervalMs / 2);
+  });
+
+  it("is emptied by its owner right after the add, whichever keeper owns it, not a round later", async () => {
+    const w = await readyWorld(5);
+    const adder = w.keeper(1);
+    const owners = new Set<string>();
+    const ports = [7105, 7106, 7107, 7108];
+    for (const [i, port] of ports.entries()) {
+      const address = `127.0.0.1:${port}`;
+      let emptiedAt: number | undefined;
+      w.startBackend(address).onCall = (call) => {
+        if (call === "empty") emptiedAt ??= w.clock.now();
+      };
+      await justAfterATick(w);
+      const addedAt = w.clock.now();
+      await adder.addBackend(address, "");
+      await w.until(() => emptiedAt !== undefined, 5000, `${address} emptied`);
+      // The next round is most of a second away: only a round at once empties it this soon.
+      expect(emptiedAt! - addedAt, address).toBeLessThan(DEFAULT_KEEPER_TIMING.heartbeatIntervalMs / 2);
+      await w.until(() => settled(w, 6 + i), 30_000, `${address} filled and ready everywhere`);
+      const owner = adder.status().backends.find((backend) => backend.address === address)?.owner;
+      owners.add(owner === adder.self ? "the keeper that added it" : "another keeper");
+    }
+    // Owned by the keeper that added it and by another: each wakes on the beats the add sends.
+    expect([...owners].sort()).toEqual(["another keeper", "the keeper that added it"]);
+  });
+
+  it("is emptied right after the add by the only keeper, which no peer's beat wakes", async () => {
+    world = new KeeperWorld({ backends: 4, keepers: 1 });
+    world.startAll();
+    const w = world;
+    await w.until(() => w.allReady(), 15_000, "a fresh cluster is ready");
+    const address = "127.0.0.1:7104";
+    let emptiedAt: number | undefined;
+    w.startBackend(address).onCall = (call) => {
+      if (call === "empty") emptiedAt ??= w.clock.now();
+    };
+    await justAfterATick(w);
+    const addedAt = w.clock.now();
+    await w.keeper(0).addBackend(address, "");
+    await w.until(() => emptiedAt !== undefined, 5000, "emptied");
+    expect(emptiedAt! - addedAt).toBeLessThan(DEFAULT_KEEPER_TIMING.heartbeatIntervalMs / 2);
   });
 
   it("empties it, fills it with its share, makes it ready, and the former holders drop that share", async () => {

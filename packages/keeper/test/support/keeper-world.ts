@@ -18,6 +18,8 @@ export class KeeperWorld {
   readonly seed: string[];
   readonly keeperAddresses: string[];
   readonly #keepers: (Keeper | undefined)[];
+  /** When each keeper last started: its heartbeat ticks fall every interval from then. */
+  readonly #startedAt: number[] = [];
   readonly #writer = newWriterId();
   /** Keepers cut off from the other keepers (not from the backends). */
   readonly #cutOff = new Set<number>();
@@ -99,8 +101,16 @@ export class KeeperWorld {
       clock: this.clock,
     });
     this.#keepers[index] = keeper;
+    this.#startedAt[index] = this.clock.now();
     keeper.start();
     return keeper;
+  }
+
+  /** When keeper `index` last started. */
+  startedAt(index: number): number {
+    const at = this.#startedAt[index];
+    if (at === undefined) throw new Error(`keeper ${index} never started`);
+    return at;
   }
 
   /** Keeper `index` falls silent: it stops, and beats to it fail from now on. */
