@@ -76,6 +76,8 @@ export interface BackendState extends StoreStats {
   incarnation: string;
   ready: boolean;
   needsFill: boolean;
+  /** Its own record says leaving or removed: it takes no grant (readiness.ts). */
+  retired: boolean;
   epoch: bigint;
   clock: bigint;
   storeOk: boolean;

@@ -14,7 +14,7 @@ import { type CounterSeries, type HistogramSeries, HotCounter, HotHistogram } fr
 import type { ReadinessState } from "./readiness.js";
 import { FORWARD_OUTCOMES, type ForwardOutcome } from "./withheld-release.js";
 
-const READINESS_STATES: readonly ReadinessState[] = ["not-ready", "ready", "needs-fill"];
+const READINESS_STATES: readonly ReadinessState[] = ["not-ready", "ready", "needs-fill", "retired"];
 
 /** Data calls take well under a millisecond to seconds (a Redis at its command timeout). */
 const CALL_SECONDS_BUCKETS = [

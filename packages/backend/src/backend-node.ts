@@ -356,6 +356,10 @@ export class BackendNode {
     if (command.keeper) this.#sightings.heard(command.keeper);
     const authority = this.#ownership.heartbeat(command.keeper ?? "", command.ownerTerm ?? 0n);
     this.adoptEpoch(command.epoch);
+    // Before any grant it brings: a backend that learns here it is leaving takes none.
+    const own = this.membership.ownStatus(command.members ?? [], command.replaceMembers ?? false);
+    if (own === "leaving" || own === "removed") this.#readiness.retire();
+    else if (own === "member") this.#readiness.reAdd();
     const forMe =
       authority !== "nothing" &&
       !this.#emptying &&
@@ -385,6 +389,7 @@ export class BackendNode {
       incarnation: this.incarnation,
       ready: this.ready,
       needsFill: this.#readiness.needsFill,
+      retired: this.#readiness.retired,
       epoch: this.#epoch,
       clock: this.clock.peek(),
       storeOk,

@@ -44,6 +44,7 @@ export function heartbeatReplyToWire(state: BackendState): HeartbeatReply__Outpu
     bins: String(state.bins),
     storeOk: state.storeOk,
     needsFill: state.needsFill,
+    retired: state.retired,
     keepers: state.keepers.map((sighting) => ({ keeper: sighting.keeper, ageMs: String(sighting.ageMs) })),
     owner: state.owner?.keeper ?? "",
     ownerTerm: bigintToWire(state.owner?.term ?? 0n),

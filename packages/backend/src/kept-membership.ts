@@ -107,6 +107,19 @@ export class KeptMembership {
     await this.#keep(this.#records);
   }
 
+  /**
+   * This backend's own status as a member once `records` are taken (merged,
+   * or in place of what was kept when `replace`); undefined while no keeper
+   * has called it as a member, or its record is unknown.
+   */
+  ownStatus(records: readonly Member[], replace: boolean): Member["status"] | undefined {
+    if (this.#self === undefined) return undefined;
+    const known = replace ? new Map<string, Member>() : new Map(this.#records);
+    mergeMembers(known, records);
+    const own = known.get(this.#self);
+    return own?.kind === "backend" ? own.status : undefined;
+  }
+
   /** What to send back to a keeper whose digest is `senderDigest`: every record when it differs from ours, else none. */
   answer(senderDigest: string | undefined): Member[] {
     return senderDigest !== undefined && senderDigest !== this.digest ? [...this.#records.values()] : [];

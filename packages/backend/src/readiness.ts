@@ -8,15 +8,29 @@
 //   ready --lease-lapsed | revoked--> not-ready
 //   any --lost-entries (store reset, refused write, empty)--> needs-fill
 //   needs-fill --granted (after a fill)--> ready
+//   any --retired (its own record says leaving or removed)--> retired
+//   retired --re-added (its record says member again)--> needs-fill
 //
 // A plain renewal never revives a lapsed lease: it may arrive long after it
 // was sent (the process was paused with heartbeats queued on its socket), and
 // by then its keeper may have declared this backend dead and acknowledged
 // writes without it. Only a grant that follows a fill makes it ready again.
+//
+// A retired backend takes no grant and no renewal at all, from anyone, however
+// late it reads them: once its owner sees it retired, it knows no lease on it
+// runs or ever will, and may declare it dead without waiting for leases to
+// lapse (keeper/src/prober.ts, a decommission).
 import { type Logger, pino } from "pino";
 
-export type ReadinessState = "not-ready" | "ready" | "needs-fill";
-export type ReadinessEvent = "granted" | "renewed" | "revoked" | "lease-lapsed" | "lost-entries";
+export type ReadinessState = "not-ready" | "ready" | "needs-fill" | "retired";
+export type ReadinessEvent =
+  | "granted"
+  | "renewed"
+  | "revoked"
+  | "lease-lapsed"
+  | "lost-entries"
+  | "retired"
+  | "re-added";
 
 /** Each event: the state it leads to from each state it is allowed in. */
 export const READINESS_TRANSITIONS: Readonly<
@@ -27,6 +41,8 @@ export const READINESS_TRANSITIONS: Readonly<
   revoked: { ready: "not-ready", "not-ready": "not-ready", "needs-fill": "needs-fill" },
   "lease-lapsed": { ready: "not-ready" },
   "lost-entries": { "not-ready": "needs-fill", ready: "needs-fill", "needs-fill": "needs-fill" },
+  retired: { "not-ready": "retired", ready: "retired", "needs-fill": "retired", retired: "retired" },
+  "re-added": { retired: "needs-fill" },
 };
 
 export class Readiness {
@@ -77,6 +93,21 @@ export class Readiness {
 
   revoke(): void {
     this.#apply("revoked");
+  }
+
+  /** Whether this backend is leaving the ring or has left it (retire, reAdd). */
+  get retired(): boolean {
+    return this.#state === "retired";
+  }
+
+  /** Its own membership record says leaving or removed: not ready, and never again while it says so. */
+  retire(): void {
+    this.#apply("retired");
+  }
+
+  /** Its record says member again (added anew): it missed writes while away, so only a fill readies it. */
+  reAdd(): void {
+    this.#apply("re-added");
   }
 
   /** This backend may have lost or missed acknowledged entries. */

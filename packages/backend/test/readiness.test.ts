@@ -5,17 +5,20 @@ import { READINESS_TRANSITIONS, Readiness, type ReadinessState } from "../src/re
 function readinessIn(state: ReadinessState, clock = { now: 0 }): Readiness {
   const readiness = new Readiness(state === "ready", () => clock.now);
   if (state === "needs-fill") readiness.lostEntries("test");
+  if (state === "retired") readiness.retire();
   expect(readiness.state).toBe(state);
   return readiness;
 }
 
-const STATES: readonly ReadinessState[] = ["not-ready", "ready", "needs-fill"];
+const STATES: readonly ReadinessState[] = ["not-ready", "ready", "needs-fill", "retired"];
 
 const EVENTS = {
   granted: (r: Readiness) => r.grant(true, 0),
   renewed: (r: Readiness) => r.grant(false, 0),
   revoked: (r: Readiness) => r.revoke(),
   "lost-entries": (r: Readiness) => r.lostEntries("test"),
+  retired: (r: Readiness) => r.retire(),
+  "re-added": (r: Readiness) => r.reAdd(),
 };
 
 describe("readiness transitions", () => {
@@ -35,6 +38,19 @@ describe("readiness transitions", () => {
     expect(readinessIn("not-ready").grant(false, 1000)).toBe(false);
     expect(readinessIn("needs-fill").grant(false, 1000)).toBe(false);
     expect(readinessIn("needs-fill").grant(true, 1000)).toBe(true);
+  });
+
+  it("a retired backend takes no grant or renewal, from any state, until re-added; then only a grant after a fill", () => {
+    for (const from of STATES) {
+      const readiness = readinessIn(from);
+      readiness.retire();
+      expect(readiness.grant(true, 0)).toBe(false);
+      expect(readiness.grant(false, 2500)).toBe(false);
+      expect(readiness.ready).toBe(false);
+      readiness.reAdd();
+      expect(readiness.grant(false, 2500)).toBe(false);
+      expect(readiness.grant(true, 2500)).toBe(true);
+    }
   });
 
   it("a lease lapses at its end; a renewal before then extends it, one after is refused", () => {

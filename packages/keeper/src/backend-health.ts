@@ -210,6 +210,25 @@ export class BackendHealth {
   }
 
   /**
+   * A leaving backend answered that it is retired (backend/src/readiness.ts):
+   * it takes no grant or renewal from anyone, so no lease on it runs or can
+   * be revived, and no miss or lease need be waited for. Counted as a miss
+   * like every round of a leaving backend. Returns "died" when it is now to
+   * be declared dead, "held" when it would be but `mayDie` is false.
+   */
+  retiredAnswer(mayDie: boolean): "died" | "held" | "alive" {
+    this.misses++;
+    if (this.state === "dead") return "alive";
+    if (!mayDie) {
+      if (this.state === "ready") this.apply("missed");
+      return "held";
+    }
+    this.deaths++;
+    this.apply("declared-dead", { reason: "leaving, and retired: no lease on it runs" });
+    return "died";
+  }
+
+  /**
    * Records a miss. Returns "died" when the backend is now to be declared
    * dead: enough misses, and no lease on it may still run — neither this
    * keeper's nor, as `othersLapsed` tells, one another keeper renewed.

@@ -106,10 +106,11 @@ export class Keeper {
       working: () => this.#working(),
       maxClock: () => this.#clocks.readMax,
       peerClock: (peerClock) => this.#clocks.raise(peerClock),
-      // A backend gained from a peer's beat (one just added, or a slice taken over) is probed at
-      // once: its fill or renewals do not wait for the next tick.
+      // A backend gained from a peer's beat (one just added, or a slice taken over), or one of the
+      // slice now leaving, is probed at once: its fill, renewals or copy do not wait for the next tick.
       merged: () => {
-        if (this.#refreshSlice()) this.roundSoon();
+        const gained = this.#refreshSlice();
+        if (this.#membership.leavingLearned() || gained) this.roundSoon();
       },
     });
     this.#runner = new RepairRunner(

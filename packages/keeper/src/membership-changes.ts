@@ -7,11 +7,12 @@
 //   change yet. Its owner finds it answering like a dead backend that came
 //   back: empties it, fills it with its share of bins from every live holder,
 //   grants it readiness, and the backends that held those bins drop them.
-// - removed: recorded as leaving. Its owner revokes its readiness and counts
-//   it silent from then on (prober.ts), so it is declared dead once no lease
-//   on it may run, and repaired like any death; its keeper log intent makes the
-//   copy resumable. Once its bins are all on their new replicas it is recorded
-//   removed and leaves the ring.
+// - removed: recorded as leaving. The backend, told so, retires: it takes no
+//   grant or renewal from then on. Its owner revokes its readiness and counts
+//   it silent (prober.ts), so it is declared dead once it answers retired (or,
+//   silent, once no lease on it may run), and repaired like any death; its
+//   keeper log intent makes the copy resumable. Once its bins are all on their
+//   new replicas it is recorded removed and leaves the ring.
 import {
   AnotherMemberError,
   BinringError,
@@ -51,13 +52,17 @@ export interface MembershipHooks {
   /** Beats the peers: the membership changed. */
   beat(): void;
   /**
-   * A heartbeat round now (Keeper.roundSoon): the new member's owner probes it
-   * at once, not a tick later. Peers wake on the beat; a keeper alone needs this.
+   * A heartbeat round now (Keeper.roundSoon): the new or leaving member's owner
+   * probes it at once, not a tick later. Peers wake on the beat
+   * (leavingLearned); the keeper that took the change needs this.
    */
   roundSoon(): void;
 }
 
 export class MembershipChanges {
+  /** Leaving backends of this slice as of the last leavingLearned. */
+  readonly #leavingSeen = new Set<string>();
+
   constructor(
     private readonly state: KeeperState,
     private readonly hooks: MembershipHooks,
@@ -115,6 +120,7 @@ export class MembershipChanges {
     state.view.record(address, "leaving", { kind: "backend", zone: current.zone });
     state.logger.info({ backend: address }, "backend leaving the ring; its owner copies its bins elsewhere");
     this.hooks.beat();
+    this.hooks.roundSoon();
     await keepOnBackends(state, address);
     return { changed: true, status: "leaving" };
   }
@@ -145,6 +151,25 @@ export class MembershipChanges {
       );
       this.hooks.beat();
     }
+  }
+
+  /**
+   * Whether a backend of this slice is leaving that was not at the last call
+   * (a peer's beat brought the change): its owner probes it at once, so its
+   * copy does not wait for the next tick.
+   */
+  leavingLearned(): boolean {
+    const { state } = this;
+    let learned = false;
+    for (const address of this.#leavingSeen) {
+      if (!state.slice.has(address) || !state.isLeaving(address)) this.#leavingSeen.delete(address);
+    }
+    for (const address of state.slice) {
+      if (!state.isLeaving(address) || this.#leavingSeen.has(address)) continue;
+      this.#leavingSeen.add(address);
+      learned = true;
+    }
+    return learned;
   }
 
   /** Members not leaving. */

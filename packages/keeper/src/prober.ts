@@ -225,27 +225,33 @@ export class Prober {
   /**
    * A backend being decommissioned (membership-changes.ts). Its owner revokes
    * its readiness, so it serves no read from now on, and counts every round as
-   * a miss whether it answers or not: it is declared dead like a silent
-   * backend, once no lease on it may run, and repaired. Its answers are not
-   * heard, so nothing rejoins it. Other keepers leave it alone.
+   * a miss whether it answers or not: it is declared dead and repaired. Its
+   * answers are not heard, so nothing rejoins it. Other keepers leave it alone.
+   * Once it answers retired (it holds its own record as leaving, and takes no
+   * grant or renewal from anyone), no lease on it runs or can be revived, and
+   * it is declared dead at once; until then (a backend that has not stored the
+   * record, or predates retiring), like a silent backend, once no lease on it
+   * may run.
    */
   async #probeLeaving(health: BackendHealth): Promise<void> {
     const { state } = this;
     if (!state.slice.has(health.address)) return;
+    let retired = false;
     try {
-      await state.heartbeat(health.address, {
+      const reply = await state.heartbeat(health.address, {
         readiness: "READINESS_NOT_READY",
         leaseMs: String(state.timing.leaseMs),
       });
+      retired = reply.retired && !reply.ready;
     } catch {
       // Gone already: a death during its own decommission is handled like any death.
     }
     const now = state.clock.now();
-    if (health.state !== "dead" && state.slice.has(health.address)) this.#missed(health, now, true);
+    if (health.state !== "dead" && state.slice.has(health.address)) this.#missed(health, now, true, retired);
     this.witness.note(health.address, now);
   }
 
-  #missed(health: BackendHealth, now: number, leaving = false): void {
+  #missed(health: BackendHealth, now: number, leaving = false, retired = false): void {
     const { state } = this;
     const wasLive = state.liveSet();
     const othersLapsed = this.witness.othersLapsed(health.address, now);
@@ -254,7 +260,9 @@ export class Prober {
     // One never heard from (listed but not started) holds nothing to lose, and fills may wait on it;
     // one leaving holds its bins until they are copied, whether this keeper heard it or not.
     const mayDie = !isolated && (impaired.length < REPLICAS - 1 || (health.last === undefined && !leaving));
-    const outcome = health.missed(now, state.timing.missesToDead, state.timing.leaseMs, othersLapsed, mayDie);
+    const outcome = retired
+      ? health.retiredAnswer(mayDie)
+      : health.missed(now, state.timing.missesToDead, state.timing.leaseMs, othersLapsed, mayDie);
     if (outcome === "died") this.commits.decide("repair", health.address, wasLive);
     if (outcome === "held" && !this.#held.has(health.address)) {
       this.#held.add(health.address);

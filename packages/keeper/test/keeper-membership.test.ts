@@ -245,6 +245,56 @@ describe("removing a backend", () => {
     expect(leaving.node.ready).toBe(false);
   });
 
+  it("declares it dead as soon as it answers retired, whichever keeper took the removal, not a lease later", async () => {
+    const w = await readyWorld(6);
+    const ownerOf = (address: string) =>
+      w
+        .keeper(0)
+        .status()
+        .backends.find((backend) => backend.address === address)!.owner;
+    const takers = new Set<string>();
+    for (const [i, address] of [w.seed[2]!, w.seed[3]!].entries()) {
+      const owner = w.keeperAddresses.indexOf(ownerOf(address));
+      // Once by its owner (woken by its own removal), once by another (woken by the beat).
+      const taker = i === 0 ? owner : (owner + 1) % 3;
+      takers.add(taker === owner ? "its owner" : "another keeper");
+      await justAfterATick(w);
+      const removedAt = w.clock.now();
+      await w.keeper(taker).removeBackend(address);
+      await w.until(() => w.stateOf(address, owner) === "dead", 5000, `${address} declared dead`);
+      // A lease (2.5 s) or the next round (most of a second away) would come later than this.
+      expect(w.clock.now() - removedAt, address).toBeLessThan(DEFAULT_KEEPER_TIMING.heartbeatIntervalMs / 2);
+      expect(w.backend(address).node.readinessState).toBe("retired");
+      await w.until(() => settled(w, 5 - i), 30_000, `${address} gone from every view`);
+    }
+    expect([...takers].sort()).toEqual(["another keeper", "its owner"]);
+  });
+
+  it("declares it dead at once with a single keeper, which no peer's beat wakes", async () => {
+    world = new KeeperWorld({ backends: 4, keepers: 1 });
+    world.startAll();
+    const w = world;
+    await w.until(() => w.allReady(), 15_000, "a fresh cluster is ready");
+    const address = w.seed[1]!;
+    await justAfterATick(w);
+    const removedAt = w.clock.now();
+    await w.keeper(0).removeBackend(address);
+    await w.until(() => w.stateOf(address) === "dead", 5000, `${address} declared dead`);
+    expect(w.clock.now() - removedAt).toBeLessThan(DEFAULT_KEEPER_TIMING.heartbeatIntervalMs / 2);
+  });
+
+  it("waits for its lease to lapse when it does not answer retired (a backend from before retiring)", async () => {
+    const w = await readyWorld(6);
+    const address = w.seed[2]!;
+    w.backend(address).tamper = (reply) => ({ ...reply, retired: false });
+    await justAfterATick(w);
+    const removedAt = w.clock.now();
+    await w.keeper(0).removeBackend(address);
+    await w.until(() => w.stateOf(address) === "dead", 10_000, `${address} declared dead`);
+    expect(w.clock.now() - removedAt).toBeGreaterThan(DEFAULT_KEEPER_TIMING.leaseMs);
+    await w.until(() => settled(w, 5), 30_000, `${address} gone from every view`);
+  });
+
   it("refuses a non-member, and a removal that would leave fewer than 3 members", async () => {
     const w = await readyWorld(4);
     await expect(w.keeper(0).removeBackend("127.0.0.1:7999")).rejects.toThrow(

@@ -39,6 +39,12 @@ export interface HeartbeatReply {
    */
   'membersDigest'?: (string);
   'members'?: (_binring_v1_MemberRecord)[];
+  /**
+   * this backend holds its own membership record as leaving or removed: it is
+   * not ready and takes no grant or renewal until a record makes it a member
+   * again, so no readiness lease on it runs or can be revived
+   */
+  'retired'?: (boolean);
 }
 
 export interface HeartbeatReply__Output {
@@ -76,4 +82,10 @@ export interface HeartbeatReply__Output {
    */
   'membersDigest': (string);
   'members': (_binring_v1_MemberRecord__Output)[];
+  /**
+   * this backend holds its own membership record as leaving or removed: it is
+   * not ready and takes no grant or renewal until a record makes it a member
+   * again, so no readiness lease on it runs or can be revived
+   */
+  'retired': (boolean);
 }
