@@ -75,8 +75,8 @@ export function scanIdleTimeoutMs(rate: number): number {
 const MAX_SCAN_RATE = 2 ** 32 - 1;
 
 /**
- * What each source of a paced copy is asked to read at most, per second: the
- * whole rate, also beside the stretch's other holders, as each holds about the
+ * What each source of a paced copy is asked to read at most, per second: its
+ * task's share of the rate, also beside the stretch's other holders, as each holds about the
  * whole stretch and the copy applies each entry once (TaskEntries), so a copy
  * lands at about the rate either way; 0 unpaced.
  */

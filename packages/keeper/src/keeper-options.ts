@@ -29,9 +29,10 @@ export interface KeeperTiming {
    * bytes of stamp, kind and framing per entry): fills, and copies off a
    * decommissioned backend; never repairs after a death
    * (rebalance-throttle.ts). It is the rate `binring status` shows a move
-   * at. Each source is asked to read no faster (copier.ts `sourceRate`): a
-   * stretch read from its first holder alone is read at the rate, one read
-   * from every live holder at the rate from each. At the default, 100k keys
+   * at. Each source is asked to read no faster than its task's share of it
+   * (copier.ts `sourceRate`; two tasks run at once): a stretch read from its
+   * first holder alone is read at that share, one read from every live holder
+   * at that share from each. At the default, 100k keys
    * land on an added backend in under 20 s (bench/results/rebalance.md).
    * @default 524288 (512 KiB/s)
    */

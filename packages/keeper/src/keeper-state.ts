@@ -36,6 +36,8 @@ export interface CopyRun {
   stop(): boolean;
   /** A rebalancing copy (a fill, a decommission), paced to the keeper's rebalance rate; a repair after a death is not. */
   rebalance: boolean;
+  /** Tasks of this copy that run at once: a rebalancing one's sources share the rate between them. */
+  tasksAtOnce: number;
 }
 
 export class KeeperState {
@@ -312,7 +314,7 @@ export class KeeperState {
       progress: run.progress,
       stop: run.stop,
       pace: run.rebalance ? (bytes) => this.#throttle.take(bytes) : undefined,
-      readRate: run.rebalance ? this.timing.rebalanceBytesPerSecond : undefined,
+      readRate: run.rebalance ? this.timing.rebalanceBytesPerSecond / run.tasksAtOnce : undefined,
     });
   }
 }

@@ -21,11 +21,16 @@ const DROP_TIMEOUT_MS = 60_000;
 /**
  * Copy tasks of a death's repair run at once: each task pays round trips of
  * its own before its first entry lands and after its last (opening the
- * sources' scans, the last applies), which overlap. A paced copy runs one task
- * at a time: it moves at its rate either way, and tasks at once read and
- * applied in bursts past it that raised clients' latency (bench/results/NOTES.md).
+ * sources' scans, the last applies), which overlap.
  */
 const REPAIR_TASKS_IN_FLIGHT = 4;
+/**
+ * Copy tasks of a paced copy (a fill, a decommission) run at once, their
+ * sources sharing the rate: two keep it while one waits on its round trips.
+ * Each reading at the whole rate, tasks at once read and applied in bursts
+ * past it that raised clients' latency (bench/results/NOTES.md).
+ */
+const PACED_TASKS_IN_FLIGHT = 2;
 /**
  * Former holders dropping what they gave up at once. Each drop is paced by its
  * backend to a quarter of its store's time (backend drop-pace.ts); one at a
@@ -183,13 +188,15 @@ export class RepairRunner {
     // A death's repair restores lost copies at full speed; moving data to or off a member is paced.
     const rebalance = job.kind === "fill" || state.isLeaving(job.backend);
     let complete = true;
-    await forEachConcurrently(tasks, rebalance ? 1 : REPAIR_TASKS_IN_FLIGHT, async (task) => {
+    const tasksAtOnce = rebalance ? PACED_TASKS_IN_FLIGHT : REPAIR_TASKS_IN_FLIGHT;
+    await forEachConcurrently(tasks, tasksAtOnce, async (task) => {
       if (!stillMine()) return;
       if (!isLive.has(task.target) || state.view.get(task.target)?.state === "dead") return;
       const copied = await state.copy(task, {
         progress,
         stop: () => !stillMine(),
         rebalance,
+        tasksAtOnce,
       });
       if (copied) progress.tasksDone++;
       else complete = false;

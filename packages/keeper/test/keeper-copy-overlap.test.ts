@@ -1,9 +1,10 @@
 // A death's repair runs its copy tasks four at a time, and a fill's stand-ins
 // drop what they gave up two at a time: each call to a backend takes a round
 // trip, and one at a time a busy cluster waited mostly on round trips. A fill,
-// paced, copies one task at a time. In process on a fake clock where every
-// backend call takes 50 ms.
+// paced, copies two tasks at a time, each source asked for half the rate. In
+// process on a fake clock where every backend call takes 50 ms.
 import { afterEach, expect, it } from "vitest";
+import { DEFAULT_KEEPER_TIMING } from "../src/keeper-options.js";
 import { KeeperWorld } from "./support/keeper-world.js";
 
 const LATENCY_MS = 50;
@@ -33,7 +34,7 @@ function mostAtOnce(starts: readonly CallStart[], call: string): number {
   return Math.max(0, ...[...byInstant.values()].map((same) => same.size));
 }
 
-it("a repair's copy tasks run four at a time; a fill's one at a time, then its drops two at a time", async () => {
+it("a repair's copy tasks run four at a time; a fill's two at a time, then its drops two at a time", async () => {
   world = new KeeperWorld({ backends: 6, keepers: 1 });
   const w = world;
   w.startAll();
@@ -60,8 +61,12 @@ it("a repair's copy tasks run four at a time; a fill's one at a time, then its d
   dying.fault = "none";
   await w.until(() => w.stateOf(address) === "ready", 30_000, "filled after it returned");
   await w.until(() => w.keeper(0).status().completedRepairs.length > 1, 30_000, "the fill's drops done");
-  expect(mostAtOnce(starts, "scan")).toBe(1);
+  expect(mostAtOnce(starts, "scan")).toBe(2);
   expect(mostAtOnce(starts, "drop")).toBe(2);
+  const rate = DEFAULT_KEEPER_TIMING.rebalanceBytesPerSecond;
+  expect(new Set(w.addresses.flatMap((a) => w.backend(a).scanRates).filter((r) => r > 0))).toEqual(
+    new Set([rate / 2]),
+  );
   // And the fill is whole: the returned backend holds each of its bins' entries.
   const held = Array.from({ length: 60 }, (_, i) => i).filter((i) =>
     w
