@@ -357,9 +357,7 @@ export class BackendNode {
     const authority = this.#ownership.heartbeat(command.keeper ?? "", command.ownerTerm ?? 0n);
     this.adoptEpoch(command.epoch);
     // Before any grant it brings: a backend that learns here it is leaving takes none.
-    const own = this.membership.ownStatus(command.members ?? [], command.replaceMembers ?? false);
-    if (own === "leaving" || own === "removed") this.#readiness.retire();
-    else if (own === "member") this.#readiness.reAdd();
+    this.#readiness.follow(this.membership.ownStatus(command.members ?? [], command.replaceMembers ?? false));
     const forMe =
       authority !== "nothing" &&
       !this.#emptying &&

@@ -20,6 +20,7 @@
 // late it reads them: once its owner sees it retired, it knows no lease on it
 // runs or ever will, and may declare it dead without waiting for leases to
 // lapse (keeper/src/prober.ts, a decommission).
+import type { MembershipStatus } from "@binring/core";
 import { type Logger, pino } from "pino";
 
 export type ReadinessState = "not-ready" | "ready" | "needs-fill" | "retired";
@@ -98,6 +99,12 @@ export class Readiness {
   /** Whether this backend is leaving the ring or has left it (retire, reAdd). */
   get retired(): boolean {
     return this.#state === "retired";
+  }
+
+  /** Follows this backend's own membership status (undefined: not known yet, nothing changes). */
+  follow(status: MembershipStatus | undefined): void {
+    if (status === "leaving" || status === "removed") this.retire();
+    else if (status === "member") this.reAdd();
   }
 
   /** Its own membership record says leaving or removed: not ready, and never again while it says so. */
