@@ -16,11 +16,17 @@ afterEach(async () => {
 
 const BINS = 60;
 
-async function readyWorld(backends: number): Promise<KeeperWorld> {
-  world = new KeeperWorld({ backends, keepers: 3 });
+/** A fresh cluster, every backend ready, no data written. */
+async function freshWorld(backends: number, keepers: number): Promise<KeeperWorld> {
+  world = new KeeperWorld({ backends, keepers });
   world.startAll();
   const w = world;
   await w.until(() => w.allReady(), 15_000, "a fresh cluster is ready");
+  return w;
+}
+
+async function readyWorld(backends: number): Promise<KeeperWorld> {
+  const w = await freshWorld(backends, 3);
   for (let i = 0; i < BINS; i++) await w.write(`bin-${i}`, "k", `v${i}`);
   return w;
 }
@@ -116,10 +122,7 @@ describe("adding a backend", () => {
   });
 
   it("is emptied right after the add by the only keeper, which no peer's beat wakes", async () => {
-    world = new KeeperWorld({ backends: 4, keepers: 1 });
-    world.startAll();
-    const w = world;
-    await w.until(() => w.allReady(), 15_000, "a fresh cluster is ready");
+    const w = await freshWorld(4, 1);
     const address = "127.0.0.1:7104";
     let emptiedAt: number | undefined;
     w.startBackend(address).onCall = (call) => {
@@ -271,10 +274,7 @@ describe("removing a backend", () => {
   });
 
   it("declares it dead at once with a single keeper, which no peer's beat wakes", async () => {
-    world = new KeeperWorld({ backends: 4, keepers: 1 });
-    world.startAll();
-    const w = world;
-    await w.until(() => w.allReady(), 15_000, "a fresh cluster is ready");
+    const w = await freshWorld(4, 1);
     const address = w.seed[1]!;
     await justAfterATick(w);
     const removedAt = w.clock.now();
