@@ -30,7 +30,9 @@ const keepModuleLocations = {
     context.onLoad({ filter: /\.(c|m)?js$/ }, (args) => {
       const source = readFileSync(args.path, "utf8");
       const usesUrl = source.includes("import.meta.url");
-      const usesDirname = /\b__(dirname|filename)\b/.test(source);
+      // An ES module that declares its own (from import.meta.url) keeps it.
+      const usesDirname =
+        /\b__(dirname|filename)\b/.test(source) && !/\b(var|let|const)\s+__(dirname|filename)\b/.test(source);
       if (!usesUrl && !usesDirname) return undefined;
       const url = `new URL(${fromBundle(args.path)}, __binringBundle).href`;
       const locals = usesDirname
