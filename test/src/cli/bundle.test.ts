@@ -10,13 +10,12 @@ import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { LocalCluster as Launcher } from "@binring/launcher";
 import { Redis } from "ioredis";
 import { afterAll, expect, it } from "vitest";
-import { FAST_KEEPER_ARGS, REPO_ROOT, waitForSettled } from "../support/index.js";
+import { LocalCluster, REPO_ROOT, waitForSettled } from "../support/index.js";
 
 const copy = mkdtempSync(join(tmpdir(), "binring-bundle-"));
-let cluster: Launcher | undefined;
+let cluster: LocalCluster | undefined;
 afterAll(async () => {
   await cluster?.stop();
   rmSync(copy, { recursive: true, force: true });
@@ -28,14 +27,7 @@ it("runs a cluster and its commands from a copy of the bundle, its .proto and .l
   }
   expect(existsSync(join(copy, "node_modules"))).toBe(false);
   const main = join(copy, "packages/cli/dist/main.js");
-  cluster = await Launcher.start({
-    cli: main,
-    backends: 3,
-    keepers: 1,
-    store: "redis",
-    keeperArgs: FAST_KEEPER_ARGS,
-    stopSignal: "SIGKILL",
-  });
+  cluster = await LocalCluster.start({ cli: main, backends: 3, keepers: 1 });
   await waitForSettled(
     cluster.keeperHttp[0]!,
     Object.fromEntries(cluster.addresses.map((a) => [a, "ready"])),
@@ -47,7 +39,7 @@ it("runs a cluster and its commands from a copy of the bundle, its .proto and .l
   expect((await binring("get", "--bin", "alice", "greeting")).stdout).toBe("hello\n");
   // Stored through the backend's apply script, on every replica's Redis.
   for (const member of cluster.members) {
-    const redis = new Redis(member.redis!.url);
+    const redis = new Redis(member.redis.url);
     try {
       expect(await redis.exists("s:5:alicegreeting"), member.address).toBe(1);
     } finally {

@@ -43,7 +43,8 @@ export const MULTI_KEEPER_ARGS = [
   "200",
 ];
 
-export type LocalClusterOptions = Omit<LauncherOptions, "cli">;
+/** The launcher's options; `cli` defaults to this checkout's `binring` entry. */
+export type LocalClusterOptions = Omit<LauncherOptions, "cli"> & { cli?: string };
 
 /** Every test cluster runs Redis, so each member has one. */
 export interface ClusterMember extends BackendMember {
