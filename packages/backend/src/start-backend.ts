@@ -3,6 +3,7 @@
 
 import { systemTime } from "@binring/client";
 import {
+  addProcessMetrics,
   InvalidArgumentError,
   type Limits,
   MAX_MESSAGE_BYTES,
@@ -43,6 +44,12 @@ export interface BackendOptions {
   listen: string;
   /** host:port to serve HTTP GET /metrics on (port 0 picks one). @default none: no metrics are kept */
   http?: string;
+  /**
+   * Also serve this process's CPU, memory, GC and event-loop delay on /metrics
+   * (core/process-metrics.ts): for the one backend a process runs, as
+   * `binring backend` does. @default false
+   */
+  processMetrics?: boolean;
   store: StoreOptions;
   limits?: Partial<Limits>;
   /** Serve ready-only reads from the start (standalone use, or a fresh cluster's first start). @default false */
@@ -101,6 +108,7 @@ export async function startBackend(options: BackendOptions): Promise<RunningBack
   const engine = openEngine(options.store, logger, metrics && ((seconds) => metrics.redisCall(seconds)));
   const node = new BackendNode({ engine, limits, ready: options.ready, logger });
   metrics?.watch(node);
+  if (metrics && options.processMetrics) addProcessMetrics(metrics.registry);
   engine.onReset((reason) => logger.warn({ reason }, "store restarted: not ready until refilled"));
   const server = new grpc.Server({
     ...securedServerOptions(options.tls),

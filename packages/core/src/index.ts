@@ -80,6 +80,7 @@ export {
 } from "./membership.js";
 export { decodeBatchReply, decodeBatchRequest } from "./pipe-decode.js";
 export { encodeBatchReply, encodeBatchRequest } from "./pipe-encode.js";
+export { addProcessMetrics } from "./process-metrics.js";
 export { checkBinName, RESERVED_BIN_PREFIX } from "./reserved-bins.js";
 export {
   DEFAULT_VIRTUAL_NODES,

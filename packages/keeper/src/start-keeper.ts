@@ -1,5 +1,6 @@
 // Starts a keeper: its loops, its gRPC service and its HTTP status endpoint.
 import {
+  addProcessMetrics,
   formatHostPort,
   InvalidArgumentError,
   parseHostPort,
@@ -33,6 +34,12 @@ export interface StartKeeperOptions {
   logger?: Logger;
   /** Mutual TLS with the keeper certificate, on its server and every call it makes. @default plaintext */
   tls?: TlsFiles;
+  /**
+   * Also serve this process's CPU, memory, GC and event-loop delay on /metrics
+   * (core/process-metrics.ts): for the one keeper a process runs, as
+   * `binring keeper` does. @default false
+   */
+  processMetrics?: boolean;
 }
 
 export interface RunningKeeper {
@@ -58,6 +65,7 @@ export async function startKeeper(options: StartKeeperOptions): Promise<RunningK
     logger,
     tls: options.tls,
   });
+  if (options.processMetrics) addProcessMetrics(keeper.metrics.registry);
   const server = new grpc.Server(securedServerOptions(options.tls));
   addKeeperService(server, keeper);
   const port = await new Promise<number>((resolve, reject) =>

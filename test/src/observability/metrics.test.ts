@@ -1,7 +1,8 @@
 // Prometheus metrics on a running cluster (issue 23): every backend and keeper
 // serves /metrics; a workload moves the backends' call counters and latency
 // histograms, and a killed backend shows dead in the keeper's state gauge
-// while its repair moves the keeper's repair counters. Samples are read with a
+// while its repair moves the keeper's repair counters. Each process also
+// serves its own CPU, memory and event-loop delay. Samples are read with a
 // Prometheus text parser (scrape.ts). The Grafana dashboard queries only
 // metrics found there.
 import { readFileSync } from "node:fs";
@@ -36,6 +37,11 @@ it("counts calls, latency, a death and its repair on /metrics", async () => {
     expect(total(families, "binring_backend_incarnation_info")).toBe(1);
   }
   expect(total(keeperBefore, "binring_keeper_owned_backends")).toBe(4);
+  // Each process's own CPU and event-loop delay, beside its backend's or keeper's series.
+  for (const families of [...backendsBefore, keeperBefore]) {
+    expect(total(families, "process_cpu_seconds_total")).toBeGreaterThan(0);
+    expect(total(families, "nodejs_eventloop_lag_p99_seconds")).toBeGreaterThan(0);
+  }
   for (const address of c.addresses)
     expect(total(keeperBefore, "binring_keeper_backend_state", { backend: address, state: "ready" })).toBe(1);
 
@@ -123,7 +129,7 @@ it("counts calls, latency, a death and its repair on /metrics", async () => {
     panels: { targets: { expr: string }[] }[];
   };
   const queried = dashboard.panels.flatMap((panel) =>
-    panel.targets.flatMap((target) => target.expr.match(/\bbinring_\w+/g) ?? []),
+    panel.targets.flatMap((target) => target.expr.match(/\b(?:binring|process|nodejs)_\w+/g) ?? []),
   );
   expect(queried.length).toBeGreaterThan(10);
   expect(queried.filter((name) => !exported.has(name))).toEqual([]);

@@ -163,6 +163,7 @@ export async function backendCommand(args: string[]): Promise<void> {
     listen,
     tls,
     http,
+    processMetrics: true,
     store:
       storeKind === "memory"
         ? { engine: "memory" }

@@ -107,6 +107,7 @@ export async function keeperCommand(args: string[]): Promise<void> {
     ...(place.index === undefined ? { address: place.address } : { index: place.index }),
     listen,
     httpListen,
+    processMetrics: true,
     name: place.name,
     timing,
     logger,
