@@ -9,10 +9,11 @@ import { collectDefaultMetrics, type Registry } from "prom-client";
 /**
  * How often the event-loop delay is sampled. Each sample wakes an idle
  * process: prom-client's 10 ms cost an idle Node process about 7 ms of CPU a
- * second here, 50 ms about 2–3 ms, and still gives a 15-s scrape 300 samples
- * for its percentiles. A busy process is awake anyway.
+ * second here, 50 ms 1.5–3 ms, 200 ms 0.5. At 100 ms a 15-s scrape still has
+ * 150 samples for its percentiles (the test suite starts hundreds of
+ * processes, mostly idle). A busy process is awake anyway.
  */
-const EVENT_LOOP_SAMPLE_MS = 50;
+const EVENT_LOOP_SAMPLE_MS = 100;
 
 /** Adds the process's metrics to `register`: once per process, since what they measure is the whole process. */
 export function addProcessMetrics(register: Registry): void {
